@@ -1,0 +1,32 @@
+// perfgate: a performance-regression gate for LLM inference runtimes.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "perfgate/core/exit_codes.hpp"
+#include "perfgate_version.hpp"
+
+namespace perfgate::cli {
+int exit_status = exit_code::success;
+}
+
+int main(int argc, char** argv) {
+    CLI::App app{
+        "perfgate: a performance-regression gate for LLM inference runtimes.\n"
+        "Exit codes: 0 success / no regression, 1 regression or failed run, 2 usage or input error, 77 skipped."};
+    app.set_version_flag("--version", std::string("perfgate ") + PERFGATE_VERSION);
+    app.require_subcommand(0, 1);
+    // Subcommand registrations (one line each):
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int rc = app.exit(e);
+        return rc == 0 ? 0 : perfgate::exit_code::usage;
+    }
+    if (app.get_subcommands().empty()) {
+        fmt::print("{}", app.help());
+        return perfgate::exit_code::success;
+    }
+    return perfgate::cli::exit_status;
+}

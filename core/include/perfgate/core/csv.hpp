@@ -1,0 +1,32 @@
+#pragma once
+// Reading every mlxcel CSV generation and perfgate's own schema; writing perfgate's schema.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfgate/core/expected.hpp"
+#include "perfgate/core/result_row.hpp"
+
+namespace perfgate {
+
+// Parses CSV text (RFC 4180 quoting) into the results model, keyed by header name.
+// `name` is used in error messages ("<name>:<line>: ...").
+Expected<ResultFile> parse_results_csv(std::string_view text, const std::string& name);
+
+// Reads a results file from disk; errors name the file and line.
+Expected<ResultFile> read_results_csv(const std::string& path);
+
+// perfgate's schema, in column order.
+const std::vector<std::string>& perfgate_columns();
+std::string perfgate_header_line();          // without the trailing newline
+std::string format_result_row(const ResultRow& row);  // one line, with the trailing newline
+
+// Escapes one CSV field: quoted when it holds a comma, a quote, CR or LF.
+std::string escape_csv_field(std::string_view value);
+
+// Appends rows to `path` under an exclusive lock (flock), writing the header first when the file
+// is new or empty. The bytes of all rows go out in one write(); on failure the file is truncated
+// back to its previous length, so readers never see a torn row.
+Status append_results_locked(const std::string& path, const std::vector<ResultRow>& rows);
+
+}  // namespace perfgate

@@ -1,0 +1,9 @@
+#pragma once
+// perfgate's documented exit codes (README, docs/cli.md). 77 is CTest's conventional skip code,
+// set as SKIP_RETURN_CODE on every perf test.
+namespace perfgate::exit_code {
+inline constexpr int success = 0;     // success, no regression
+inline constexpr int regression = 1;  // a regression or a failed run
+inline constexpr int usage = 2;       // usage or input error
+inline constexpr int skipped = 77;    // skipped (does not fit, wrong backend)
+}  // namespace perfgate::exit_code

@@ -1,0 +1,112 @@
+#pragma once
+// The results model shared by perf/ (which writes rows), gates/ (which compares them) and the
+// report: one benchmark reading of one model on one runtime, with its provenance.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfgate {
+
+// The trailing status of a row: "ok", or an mlxcel token such as "SKIP:oom_estimate",
+// "SKIP:duplicate_of=gemma-3-1b-it-4bit", "FAIL:bench".
+struct StatusToken {
+    std::string text = "ok";
+
+    bool ok() const { return text == "ok"; }
+    bool is_skip() const { return text.rfind("SKIP:", 0) == 0; }
+    bool is_fail() const { return text.rfind("FAIL:", 0) == 0; }
+    // "oom_estimate" for "SKIP:oom_estimate"; "duplicate_of" for "SKIP:duplicate_of=x".
+    std::string reason() const;
+    // The value after '=' ("x" for "SKIP:duplicate_of=x"), empty when there is none.
+    std::string value() const;
+    // True for "ok" and for a well-formed SKIP:/FAIL: token (lowercase reason, optional =value).
+    static bool valid(const std::string& text);
+};
+
+// Which header generation a file was written in (docs/csv-schema.md).
+enum class CsvGeneration {
+    A,        // 14 columns, 11th "mlx_version" (hard-coded MLX version)
+    A_prime,  // 14 columns, 11th "mlxcel_version"
+    B,        // 15 columns, + prompt_target_len
+    B_prime,  // 16 columns, + commit
+    C,        // 17 columns, + mlxcel_commit, mlx_commit
+    C_rocm,   // 19 columns, + mlx_rocm_overlay_commit, hip_version
+    P,        // 14 columns, pylm: 11th "baseline_version"
+    Perfgate, // perfgate's own schema (mlxcel's 17 + ROCm 2 + perfgate columns)
+};
+const char* to_string(CsvGeneration g);
+
+struct ResultRow {
+    // --- mlxcel's 17 named columns, in order ---
+    std::string model;
+    std::string model_path;
+    std::optional<std::int64_t> prompt_tokens;
+    std::optional<std::int64_t> generated_tokens;
+    std::optional<double> prefill_ms;
+    std::optional<double> prefill_tok_s;
+    std::optional<double> decode_ms;
+    std::optional<double> decode_tok_s;
+    std::string date;             // YYYY-MM-DD as written
+    std::string hardware;         // full hardware string, e.g. AMD_Radeon_8060S_Graphics_gfx1151_ROCm10.0.0_96GB
+    std::string runtime_version;  // 11th column: mlx_version / mlxcel_version / baseline_version
+    std::string build_type;
+    std::optional<std::int64_t> max_tokens;
+    std::string prompt;
+    std::optional<std::int64_t> prompt_target_len;
+    std::string runtime_commit;   // mlxcel_commit (or B' "commit"); perfgate stores it whole
+    std::string upstream_commit;  // mlx_commit: the pinned upstream library
+    // --- mlxcel ROCm columns ---
+    std::string overlay_commit;   // mlx_rocm_overlay_commit
+    std::string hip_version;
+    // --- perfgate's columns ---
+    std::string runtime;          // llama-bench, mlxcel, mlx-lm, transformers, catch2, command
+    std::string backend;          // rocm, cuda, metal, vulkan, cpu
+    std::string host;             // short host tag, never contains '_'
+    std::string device;
+    std::string device_arch;
+    std::optional<std::uint64_t> device_memory_bytes;
+    std::optional<std::int64_t> repetitions;
+    std::optional<std::int64_t> warmup;
+    std::optional<std::int64_t> batch;
+    std::vector<double> prefill_tok_s_samples;
+    std::vector<double> decode_tok_s_samples;
+    std::string rocm_version;
+    std::string cuda_version;
+    std::string driver_version;
+    std::string os;
+    std::string flags;
+    std::string harness = "text"; // text | vlm
+    std::string format;           // quantization / checkpoint format, e.g. Q4_0
+    std::optional<std::uint64_t> model_bytes;
+    bool synthetic = false;       // forged model with random weights
+    std::string contention;       // other GPU tenants seen during the run; "none" when idle; empty = not recorded
+    std::string run_id;           // one id per perfgate run, so repeated runs in one file stay apart
+    std::string timestamp;        // ISO 8601 UTC time the row was recorded
+    std::string kernel;
+    std::string cpu_model;
+    std::optional<std::uint64_t> host_memory_bytes;
+    std::string device_memory_source;  // which figure the memory fit came from
+    std::optional<bool> uma;           // unified memory
+    std::string compiler;              // compiler that built the runtime, when known
+    std::string command;               // the exact argument vector, space-joined for reading
+    std::optional<double> cooldown_s;
+    StatusToken status;
+
+    // Where the row came from, for error messages and reports (not written).
+    std::string source_file;
+    std::size_t source_line = 0;
+
+    // The samples of a metric: the recorded samples when present, else the single reading.
+    std::vector<double> decode_samples() const;
+    std::vector<double> prefill_samples() const;
+};
+
+struct ResultFile {
+    std::string path;
+    CsvGeneration generation = CsvGeneration::Perfgate;
+    std::vector<std::string> header;
+    std::vector<ResultRow> rows;
+};
+
+}  // namespace perfgate

@@ -1,0 +1,24 @@
+#pragma once
+// Small text checks shared by every parser of external input.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace perfgate {
+
+struct TextDefect {
+    std::size_t line;  // 1-based line of the first defect
+    std::string what;  // "NUL byte", "invalid UTF-8 byte 0xff"
+};
+
+// Finds the first NUL byte or invalid UTF-8 sequence, which mark a binary or corrupted file.
+std::optional<TextDefect> find_binary_or_invalid_utf8(std::string_view text);
+
+// A short, printable excerpt of runtime output for error messages: at most `max_chars`,
+// control bytes and invalid UTF-8 replaced by '?'.
+std::string printable_excerpt(std::string_view text, std::size_t max_chars = 300);
+
+std::string_view trim(std::string_view s);
+
+}  // namespace perfgate

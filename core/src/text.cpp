@@ -1,0 +1,60 @@
+#include "perfgate/core/text.hpp"
+
+#include <fmt/format.h>
+
+namespace perfgate {
+
+namespace {
+// Length of the valid UTF-8 sequence at s[i], or 0 when it is invalid.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
+    auto b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) return 1;
+    std::size_t len = (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || b == 0xC0 || b == 0xC1 || b > 0xF4 || i + len > s.size()) return 0;
+    for (std::size_t k = 1; k < len; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return 0;
+    return len;
+}
+}  // namespace
+
+std::optional<TextDefect> find_binary_or_invalid_utf8(std::string_view text) {
+    std::size_t line = 1;
+    for (std::size_t i = 0; i < text.size();) {
+        char c = text[i];
+        if (c == '\n') ++line;
+        if (c == '\0') return TextDefect{line, "NUL byte"};
+        std::size_t len = utf8_sequence_length(text, i);
+        if (len == 0)
+            return TextDefect{line, fmt::format("invalid UTF-8 byte 0x{:02x}", static_cast<unsigned char>(c))};
+        i += len;
+    }
+    return std::nullopt;
+}
+
+std::string printable_excerpt(std::string_view text, std::size_t max_chars) {
+    std::string out;
+    std::size_t i = 0;
+    for (; i < text.size() && out.size() < max_chars;) {
+        std::size_t len = utf8_sequence_length(text, i);
+        auto b = static_cast<unsigned char>(text[i]);
+        if (len == 0 || (b < 0x20 && b != '\n' && b != '\t')) {
+            out += '?';
+            i += len == 0 ? 1 : len;
+            continue;
+        }
+        out.append(text.substr(i, len));
+        i += len;
+    }
+    if (i < text.size()) out += " [...]";
+    return out;
+}
+
+std::string_view trim(std::string_view s) {
+    const char* ws = " \t\r\n\f\v";
+    auto b = s.find_first_not_of(ws);
+    if (b == std::string_view::npos) return {};
+    auto e = s.find_last_not_of(ws);
+    return s.substr(b, e - b + 1);
+}
+
+}  // namespace perfgate

@@ -1,0 +1,104 @@
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "perfgate/core/csv.hpp"
+
+using namespace perfgate;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path temp_dir() {
+    auto dir = fs::temp_directory_path() / ("perfgate-append-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir;
+}
+ResultRow row(const std::string& model, double decode) {
+    ResultRow r;
+    r.model = model;
+    r.decode_tok_s = decode;
+    r.prompt = "a, \"quoted\"\nprompt";
+    return r;
+}
+}  // namespace
+
+TEST_CASE("append writes the header once and keeps earlier rows", "[csv][append]") {
+    auto path = (temp_dir() / "a.csv").string();
+    fs::remove(path);
+    REQUIRE(append_results_locked(path, {row("m1", 1.0)}));
+    REQUIRE(append_results_locked(path, {row("m2", 2.0), row("m3", 3.0)}));
+    auto f = read_results_csv(path);
+    REQUIRE(f);
+    REQUIRE(f->rows.size() == 3);
+    CHECK(f->rows[2].model == "m3");
+    CHECK(*f->rows[1].decode_tok_s == 2.0);
+}
+
+TEST_CASE("append refuses a file of another schema or with a torn last row", "[csv][append]") {
+    auto dir = temp_dir();
+    auto other = (dir / "mlxcel.csv").string();
+    std::ofstream(other) << "model,model_path\nx,y\n";
+    auto r = append_results_locked(other, {row("m", 1.0)});
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains("mlxcel.csv:1:"));
+
+    auto torn = (dir / "torn.csv").string();
+    std::ofstream(torn) << perfgate_header_line() << "\nm1,half-a-row";
+    auto t = append_results_locked(torn, {row("m", 1.0)});
+    REQUIRE_FALSE(t);
+    CHECK_THAT(t.error().message, Catch::Contains("torn"));
+}
+
+TEST_CASE("concurrent appenders lose and interleave nothing", "[csv][append]") {
+    auto path = (temp_dir() / "concurrent.csv").string();
+    fs::remove(path);
+    constexpr int kProcesses = 4, kRows = 50;
+    std::vector<pid_t> children;
+    for (int p = 0; p < kProcesses; ++p) {
+        pid_t pid = ::fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0) {
+            for (int i = 0; i < kRows; ++i)
+                if (!append_results_locked(path, {row("p" + std::to_string(p) + "-" + std::to_string(i), i)}))
+                    ::_exit(1);
+            ::_exit(0);
+        }
+        children.push_back(pid);
+    }
+    for (pid_t pid : children) {
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);
+    }
+    auto f = read_results_csv(path);
+    INFO((f ? "" : f.error().message));
+    REQUIRE(f);
+    CHECK(f->rows.size() == kProcesses * kRows);
+    std::set<std::string> names;
+    for (const auto& r : f->rows) names.insert(r.model);
+    CHECK(names.size() == kProcesses * kRows);
+}
+
+TEST_CASE("a read-only directory gives a clear error", "[csv][append]") {
+    if (::geteuid() == 0) {
+        // root ignores directory permissions; use a path under a file instead, which fails for anyone.
+        auto file = temp_dir() / "not-a-dir";
+        std::ofstream(file) << "x";
+        auto r = append_results_locked((file / "x.csv").string(), {row("m", 1.0)});
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("cannot open for appending"));
+        return;
+    }
+    auto dir = temp_dir() / "ro";
+    fs::create_directories(dir);
+    fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
+    auto r = append_results_locked((dir / "x.csv").string(), {row("m", 1.0)});
+    fs::permissions(dir, fs::perms::owner_all);
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains("cannot open for appending"));
+}
