@@ -1,0 +1,25 @@
+# Runs one libFuzzer target for SECONDS over a corpus seeded from SEEDS (folders of files),
+# and keeps libFuzzer's last status line (executions, coverage) in REPORT for docs/reliability.md.
+file(MAKE_DIRECTORY "${CORPUS}")
+foreach(dir IN LISTS SEEDS)
+  if(IS_DIRECTORY "${dir}")
+    file(GLOB seeds "${dir}/*")
+    foreach(s IN LISTS seeds)
+      if(NOT IS_DIRECTORY "${s}")
+        get_filename_component(n "${s}" NAME)
+        configure_file("${s}" "${CORPUS}/${n}" COPYONLY)
+      endif()
+    endforeach()
+  endif()
+endforeach()
+execute_process(
+  COMMAND "${FUZZER}" -max_total_time=${SECONDS} -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 "${CORPUS}"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+get_filename_component(report_dir "${REPORT}" DIRECTORY)
+file(MAKE_DIRECTORY "${report_dir}")
+file(WRITE "${REPORT}" "${err}")
+string(REGEX MATCHALL "stat::number_of_executed_units: *[0-9]+" execs "${err}")
+message("${execs}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "fuzzer ${FUZZER} failed (exit ${rc}):\n${err}")
+endif()
