@@ -5,4 +5,8 @@
 
 namespace perfgate::cli {
 extern int exit_status;
+
+void add_gate_command(CLI::App& app);   // gate_command.cpp
+void add_probe_command(CLI::App& app);   // probe_command.cpp
+void add_report_command(CLI::App& app);  // report_command.cpp
 }

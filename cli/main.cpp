@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("perfgate ") + PERFGATE_VERSION);
     app.require_subcommand(0, 1);
     // Subcommand registrations (one line each):
+    perfgate::cli::add_gate_command(app);
+    perfgate::cli::add_probe_command(app);
+    perfgate::cli::add_report_command(app);
 
     try {
         app.parse(argc, argv);

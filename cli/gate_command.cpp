@@ -1,0 +1,82 @@
+// `perfgate gate`: judges result CSVs against their baselines; exit 0 pass, 1 regressed/failed, 2 bad input.
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "perfgate/core/exit_codes.hpp"
+#include "perfgate/gates/gate.hpp"
+#include "perfgate/gates/render.hpp"
+
+namespace perfgate::cli {
+namespace {
+
+struct GateArgs {
+    gates::GateOptions options;
+    std::string baseline, baseline_ref, catalog;
+    std::string format = "text";
+    std::string output;
+    std::string test = "welch-t";
+};
+
+int run_gate_command(GateArgs& args) {
+    auto& o = args.options;
+    if (!args.baseline.empty()) o.baseline = args.baseline;
+    if (!args.baseline_ref.empty()) o.baseline_ref = args.baseline_ref;
+    if (!args.catalog.empty()) o.catalog = args.catalog;
+    auto test = gates::stat_test_from_string(args.test);
+    auto format = gates::report_format_from_string(args.format);
+    if (!test || !format) {
+        fmt::print(stderr, "perfgate gate: unknown {}\n", !test ? "--test " + args.test : "--format " + args.format);
+        return exit_code::usage;
+    }
+    o.test = *test;
+    auto report = gates::run_gate(o);
+    if (!report) {
+        fmt::print(stderr, "perfgate gate: {}\n", report.error().message);
+        return exit_code::usage;
+    }
+    const std::string text = gates::render(*report, *format);
+    if (args.output.empty()) {
+        fmt::print("{}", text);
+    } else {
+        std::ofstream out(args.output, std::ios::binary);
+        out << text;
+        if (!out) {
+            fmt::print(stderr, "perfgate gate: cannot write {}\n", args.output);
+            return exit_code::usage;
+        }
+        // The verdict line still reaches the console (CI logs) when the report goes to a file.
+        fmt::print(stderr, "perfgate gate: {} pairs, {} regressed, {} failed; report in {}\n", report->pairs.size(),
+                   report->count(gates::Verdict::regressed), report->count(gates::Verdict::failed), args.output);
+    }
+    return gates::exit_code(*report) == 0 ? exit_code::success : exit_code::regression;
+}
+
+}  // namespace
+
+void add_gate_command(CLI::App& app) {
+    auto args = std::make_shared<GateArgs>();
+    auto& o = args->options;
+    auto* cmd = app.add_subcommand("gate", "Fail a run that regressed against its baseline (exit 0 pass, 1 regressed or failed, 2 bad input)");
+    cmd->add_option("--results", o.results, "Result CSV to judge (repeatable)")->required()->check(CLI::ExistingFile);
+    cmd->add_option("--baseline", args->baseline, "Baseline CSV; default: the latest earlier CSV of the same backend/runtime and host");
+    cmd->add_option("--benchmarks-dir", o.benchmarks_dir, "Folder of earlier result CSVs")->capture_default_str();
+    cmd->add_option("--thresholds-dir", o.thresholds_dir, "Folder with default.json and <host_tag>.json")->capture_default_str();
+    cmd->add_option("--baseline-ref", args->baseline_ref,
+                    "Read benchmarks and thresholds as they are at this git ref (e.g. the merge base), so a change cannot "
+                    "loosen its own gate");
+    cmd->add_option("--format", args->format, "text | markdown | junit | json")->capture_default_str();
+    cmd->add_option("--output", args->output, "Write the report to this file instead of stdout");
+    cmd->add_option("--catalog", args->catalog, "Model alias catalog (TSV with local_name and aliases columns)");
+    cmd->add_option("--prompt-tolerance", o.prompt_tolerance, "Relative prompt-length difference allowed")->capture_default_str()
+        ->check(CLI::Range(0.0, 10.0));
+    cmd->add_option("--max-date-gap-days", o.max_date_gap_days,
+                    "Cross-runtime comparisons: most calendar days between the two readings")->capture_default_str();
+    cmd->add_option("--host", o.host, "Host tag of the results (default: from the rows or the file name)");
+    cmd->add_option("--test", args->test, "Significance test with samples on both sides: welch-t | mann-whitney-u")->capture_default_str();
+    cmd->callback([args] { exit_status = run_gate_command(*args); });
+}
+
+}  // namespace perfgate::cli

@@ -1,0 +1,51 @@
+// `perfgate probe`: detects backend, device, device memory and host identity (library: probes/).
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "perfgate/core/exit_codes.hpp"
+#include "perfgate/probes/probe.hpp"
+
+namespace perfgate::cli {
+namespace {
+
+struct ProbeArgs {
+    bool json = false;
+    std::string sysroot;
+    std::string runtime_kind;
+    std::string runtime_binary;
+    std::string runtime_model;
+    std::string thresholds_dir = "thresholds";
+};
+
+int run_probe(const ProbeArgs& args) {
+    probes::ProbeOptions options;
+    if (!args.sysroot.empty()) options.sysroot = args.sysroot;
+    options = probes::with_environment_defaults(options);
+    if (!args.runtime_kind.empty()) options.runtime_kind = args.runtime_kind;
+    if (!args.runtime_binary.empty()) options.runtime_binary = args.runtime_binary;
+    if (!args.runtime_model.empty()) options.runtime_model = args.runtime_model;
+    options.thresholds_dir = args.thresholds_dir;
+    const auto facts = probes::probe_host(options);
+    if (args.json) fmt::print("{}\n", probes::to_json(facts).dump(2));
+    else fmt::print("{}", probes::to_summary(facts));
+    return exit_code::success;
+}
+
+}  // namespace
+
+void add_probe_command(CLI::App& app) {
+    auto args = std::make_shared<ProbeArgs>();
+    auto* cmd = app.add_subcommand("probe", "Detect backend, device, device memory and host identity");
+    cmd->add_flag("--json", args->json, "Print one JSON object instead of the summary");
+    cmd->add_option("--sysroot", args->sysroot, "Read /proc, /sys, /etc, /opt under DIR (default /, or $PERFGATE_SYSROOT)");
+    auto* kind = cmd->add_option("--runtime", args->runtime_kind, "Ask this runtime first: mlxcel | llama.cpp");
+    auto* binary = cmd->add_option("--runtime-binary", args->runtime_binary, "Path of the runtime executable");
+    kind->needs(binary);
+    binary->needs(kind);
+    cmd->add_option("--runtime-model", args->runtime_model, "Model for mlxcel's one-token probe run");
+    cmd->add_option("--thresholds", args->thresholds_dir, "Folder of <host_tag>.json files (memory_headroom)")
+        ->capture_default_str();
+    cmd->callback([args] { exit_status = run_probe(*args); });
+}
+
+}  // namespace perfgate::cli

@@ -1,0 +1,35 @@
+#pragma once
+// The gate's entry points: on result files (perfgate gate) and on in-memory rows (the runner).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfgate/core/expected.hpp"
+#include "perfgate/core/result_row.hpp"
+#include "perfgate/gates/report.hpp"
+#include "perfgate/gates/statistics.hpp"
+
+namespace perfgate::gates {
+
+struct GateOptions {
+    std::vector<std::string> results;           // result CSVs to judge
+    std::optional<std::string> baseline;        // overrides baseline selection
+    std::string benchmarks_dir = "benchmarks";  // history of earlier result CSVs
+    std::string thresholds_dir = "thresholds";
+    std::optional<std::string> baseline_ref;    // read benchmarks/ and thresholds/ at this git ref
+    std::optional<std::string> catalog;         // model alias catalog (TSV)
+    double prompt_tolerance = 0.10;             // relative prompt-length difference allowed
+    long max_date_gap_days = 1;                 // cross-runtime comparisons: calendar days apart
+    std::string host;                           // host tag override (rows and file names otherwise)
+    StatTest test = StatTest::welch_t;
+    bool report_missing = true;                 // list baseline pairs not run now
+};
+
+// Bad input (unreadable CSV, invalid thresholds, git failure) is an Error: exit code 2.
+Expected<GateReport> run_gate(const GateOptions& options);
+
+// Gates rows that are not (yet) in a file, e.g. the rows one perf pair test just measured.
+// `options.results` is ignored; `report_missing` is usually false here.
+Expected<GateReport> gate_rows(const std::vector<ResultRow>& current, const GateOptions& options);
+
+}  // namespace perfgate::gates

@@ -1,0 +1,83 @@
+#pragma once
+// What the gate decided: one PairReport per compared (or uncomparable) pair, each with one
+// MetricCheck per metric. Nothing is dropped silently: every result row ends up in some pair.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfgate::gates {
+
+// Listed from worst to best; the console table sorts by this order.
+enum class Verdict {
+    failed,          // FAIL: now (and not already FAIL in the baseline)
+    regressed,       // dropped beyond the threshold (and significant when both sides have samples)
+    inconclusive,    // dropped beyond the threshold, but not significant
+    not_comparable,  // a baseline exists but cannot be compared; `reason` says why
+    missing,         // in the baseline, not run now
+    skipped,         // SKIP: now
+    new_pair,        // no baseline reading at all
+    improved,
+    unchanged,
+};
+const char* to_string(Verdict v);  // "failed", "regressed", ..., "new", ...
+bool fails_gate(Verdict v);        // failed and regressed
+
+struct MetricCheck {
+    std::string metric;  // decode_tok_s, prefill_tok_s
+    Verdict verdict = Verdict::unchanged;
+    std::vector<double> baseline_samples;
+    std::vector<double> current_samples;
+    std::optional<double> baseline_value;  // median of the samples
+    std::optional<double> current_value;
+    std::optional<double> change;          // current / baseline - 1
+    double max_drop = 0;                   // threshold as applied (widened by noise for single readings)
+    double alpha = 0;
+    std::string test;                      // "welch-t", "mann-whitney-u" or "threshold-only"
+    std::optional<double> p_value;         // one-sided, in the direction of the change
+    std::string threshold_source;
+    std::string reason;
+};
+
+struct PairReport {
+    std::string model;             // canonical name
+    std::string current_model;     // as written in the results
+    std::string baseline_model;    // as written in the baseline (alias resolution may differ)
+    std::string runtime;
+    std::string baseline_runtime;  // differs from runtime for a cross-runtime (reference) comparison
+    std::string host;
+    std::string harness;
+    std::optional<std::int64_t> batch;
+    std::optional<std::int64_t> prompt_tokens;
+    std::optional<std::int64_t> baseline_prompt_tokens;
+    std::optional<std::int64_t> prompt_target_len;
+    std::string current_status;    // "ok", "FAIL:bench", ...
+    std::string baseline_status;
+    std::string current_source;    // file:line of the first row
+    std::string baseline_source;
+    std::string current_date;
+    std::string baseline_date;
+    std::size_t current_rows = 0;  // repeated rows of the pair in one file are samples
+    std::size_t baseline_rows = 0;
+    Verdict verdict = Verdict::unchanged;  // worst of the metric checks, or the status verdict
+    std::string reason;
+    std::vector<MetricCheck> metrics;
+    std::vector<std::string> warnings;     // superseded baseline, fingerprint change
+};
+
+struct GateReport {
+    std::vector<PairReport> pairs;      // worst first
+    std::vector<std::string> notes;     // facts about the run (thresholds used, baselines, ref)
+    std::vector<std::string> warnings;  // the working tree edits thresholds/ or a baseline, ...
+    std::string baseline_ref;
+    std::size_t count(Verdict v) const;
+};
+
+// 0 when nothing regressed or failed, 1 otherwise. (2, bad input, is the caller's: run_gate
+// returns an Error instead of a report.)
+int exit_code(const GateReport& report);
+
+// Sorts pairs worst first: verdict order, then the largest drop, then model name.
+void sort_worst_first(std::vector<PairReport>& pairs);
+
+}  // namespace perfgate::gates

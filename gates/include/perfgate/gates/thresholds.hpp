@@ -1,0 +1,63 @@
+#pragma once
+// Regression thresholds: thresholds/default.json, overridden by thresholds/<host_tag>.json, per metric
+// and per model/runtime glob. See docs/gate.md for the file format and the lookup order.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "perfgate/core/expected.hpp"
+
+namespace perfgate::gates {
+
+// One layer of settings; unset fields fall through to the layer below.
+struct ThresholdFields {
+    std::optional<double> max_drop;  // fraction, e.g. 0.05 = a 5% drop is tolerated
+    std::optional<double> alpha;     // significance level of the one-sided test
+    std::optional<double> noise;     // host's recorded run-to-run noise, widens single-reading limits
+};
+
+struct ThresholdRule {
+    std::string metric = "*";   // metric name or "*"
+    std::string model = "*";    // glob (fnmatch) over the canonical model name
+    std::string runtime = "*";  // glob over the runtime
+    ThresholdFields fields;
+    std::string where;          // "thresholds/default.json:12"
+};
+
+// One parsed file: the "metrics" section becomes rules with model/runtime "*", followed by the
+// "overrides" in file order.
+struct ThresholdFile {
+    std::string name;
+    std::vector<ThresholdRule> rules;
+};
+
+// A resolved threshold, with the place each value came from.
+struct Threshold {
+    double max_drop = 0.05;
+    double alpha = 0.05;
+    double noise = 0.0;
+    std::string source;  // e.g. "thresholds/default.json:5, thresholds/m1ultra.json:9"
+};
+
+class ThresholdSet {
+public:
+    // Layers apply in order: defaults first, then the host file; within a file, later rules win.
+    void add_layer(ThresholdFile file) { layers_.push_back(std::move(file)); }
+    Threshold lookup(std::string_view metric, std::string_view model, std::string_view runtime) const;
+    const std::vector<ThresholdFile>& layers() const { return layers_; }
+
+private:
+    std::vector<ThresholdFile> layers_;
+};
+
+// Built-in defaults, used only when no thresholds/default.json exists (said in the report).
+ThresholdFile builtin_default_thresholds();
+
+// Parses and validates one thresholds file; errors read "<name>:<line>: <what>".
+Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::string& name);
+
+// 1-based line of a byte offset in text.
+std::size_t line_of_offset(std::string_view text, std::size_t offset);
+
+}  // namespace perfgate::gates

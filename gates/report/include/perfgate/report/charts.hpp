@@ -1,0 +1,41 @@
+#pragma once
+// The page's SVG charts, drawn by gnuplot beside the page: decode and prefill tok/s per model per
+// runtime (bars with the sample range), and the history of each model on this host.
+#include <string>
+#include <vector>
+
+#include "perfgate/report/history_series.hpp"
+#include "perfgate/report/report_data.hpp"
+
+namespace perfgate::report {
+
+struct ChartOptions {
+    bool enabled = true;          // false: --no-charts
+    std::string search_path;      // where to look for gnuplot; empty: $PATH
+};
+
+struct ChartImage {
+    std::string title;
+    std::string file;             // file name, beside the page
+};
+
+struct ChartOutcome {
+    std::vector<ChartImage> images;
+    std::string not_drawn;              // why no chart was drawn at all (empty when some were)
+    std::vector<std::string> failures;  // charts gnuplot failed on, with its message
+};
+
+// Writes <stem>_decode.svg, <stem>_prefill.svg and <stem>_history_<n>_<model>.svg into `dir`.
+ChartOutcome draw_charts(const ReportData& data, const History& history, const std::string& dir,
+                         const std::string& stem, const ChartOptions& options);
+
+// The gnuplot script and data of the per-model bar chart of `metric` ("decode_tok_s" or
+// "prefill_tok_s"), exposed for tests of escaping. Labels are gnuplot_string()s.
+struct GnuplotJob {
+    std::string script;
+    std::string data;
+};
+GnuplotJob bar_chart_job(const ReportData& data, const std::string& metric, const std::string& data_file,
+                         const std::string& svg_file);
+
+}  // namespace perfgate::report

@@ -1,0 +1,25 @@
+#pragma once
+// Escaping of data (model names, commands, notes — anything read from a CSV) before it is written
+// into markdown, a gnuplot script or a file name, so crafted values stay text.
+#include <string>
+#include <string_view>
+
+namespace perfgate::report {
+
+// Inline markdown text, also safe inside a table cell: control characters and newlines become
+// spaces, '|' and markdown punctuation are backslash-escaped, '<' '>' '&' become entities.
+std::string markdown_text(std::string_view text);
+
+// A fenced code block holding `text` verbatim: the fence is longer than any backtick run inside.
+std::string markdown_code_block(std::string_view text);
+
+// A gnuplot single-quoted string literal (inside single quotes gnuplot expands neither backslash
+// escapes, nor backquoted commands, nor macros; a quote is written twice). Control characters
+// become spaces. Use with a `noenhanced` terminal so '^', '_' and '{}' are not markup.
+std::string gnuplot_string(std::string_view text);
+
+// A file-name fragment: [A-Za-z0-9.-] kept, anything else '-', at most 60 characters, never
+// starting with '.'.
+std::string file_slug(std::string_view text);
+
+}  // namespace perfgate::report

@@ -1,0 +1,26 @@
+#pragma once
+// The markdown page of `perfgate report`.
+#include <optional>
+#include <string>
+
+#include "perfgate/report/charts.hpp"
+#include "perfgate/report/comparison.hpp"
+#include "perfgate/report/environment.hpp"
+#include "perfgate/report/roofline.hpp"
+
+namespace perfgate::report {
+
+struct PageInputs {
+    const ReportData* data = nullptr;
+    std::optional<Comparison> comparison;
+    std::optional<Bandwidth> bandwidth;
+    std::string bandwidth_note;     // why the bandwidth is unknown
+    std::string operator_note;
+    ChartOutcome charts;
+    std::string reproduce_command;  // the perfgate report command line that made the page
+    History history;
+};
+
+std::string render_page(const PageInputs& in);
+
+}  // namespace perfgate::report

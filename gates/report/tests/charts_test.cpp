@@ -1,0 +1,94 @@
+// Charts: the page without gnuplot, and crafted names that must stay text in gnuplot, SVG and markdown.
+#include <catch2/catch.hpp>
+#include <boost/filesystem.hpp>
+
+#include "perfgate/report/charts.hpp"
+#include "perfgate/report/gnuplot.hpp"
+#include "perfgate/report/make_report.hpp"
+#include "report_test_support.hpp"
+
+using namespace perfgate;
+using namespace perfgate::report;
+namespace fs = boost::filesystem;
+
+namespace {
+
+ResultRow simple_row(const std::string& runtime, const std::string& model, double decode) {
+    ResultRow r;
+    r.model = model;
+    r.runtime = runtime;
+    r.backend = "cpu";
+    r.host = "cpu-box";
+    r.date = "2026-10-01";
+    r.prompt_tokens = 16;
+    r.generated_tokens = 8;
+    r.decode_tok_s = decode;
+    r.prefill_tok_s = decode * 4;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("without gnuplot the page renders, without charts, and says so", "[report][charts]") {
+    test::TempDir dir;
+    const auto csv = dir.file("cpu_cpu-box_2026-10-01.csv");
+    test::write_perfgate_csv(csv, {simple_row("llama-bench", "m", 10)});
+    ReportOptions o;
+    o.results = {csv};
+    o.output = dir.file("out/cpu_cpu-box_2026-10-01.md");
+    o.charts.search_path = dir.file("empty-bin");  // a PATH without gnuplot
+    fs::create_directories(o.charts.search_path);
+    CHECK(find_gnuplot(o.charts.search_path).empty());
+    auto outcome = make_report(o);
+    REQUIRE(outcome);
+    CHECK(outcome->chart_files.empty());
+    const auto page = test::read_text(o.output);
+    CHECK(page.find("Charts not drawn: gnuplot was not found on the search path") != std::string::npos);
+    CHECK(page.find("![") == std::string::npos);
+    CHECK(test::section(page, "Results").find("10.00") != std::string::npos);
+    for (auto it = fs::directory_iterator(dir.file("out")); it != fs::directory_iterator(); ++it)
+        CHECK(it->path().extension() != ".svg");
+}
+
+TEST_CASE("a crafted model name cannot inject gnuplot commands, SVG or markdown", "[report][charts][escape]") {
+    test::TempDir dir;
+    const auto marker = dir.file("pwned");
+    const std::string evil = "<img src=x> x'; system('touch " + marker + "') | a |\n# heading";
+    const std::string evil2 = "q`touch " + marker + "`@x";
+    const auto csv = dir.file("cpu_cpu-box_2026-10-01.csv");
+    test::write_perfgate_csv(csv, {simple_row("llama-bench", evil, 10), simple_row("llama-bench", evil2, 15),
+                                   simple_row("llama-bench", "plain", 20)});
+    ReportOptions o;
+    o.results = {csv};
+    o.output = dir.file("out/page.md");
+    o.history_dir = dir.path;
+    auto outcome = make_report(o);
+    REQUIRE(outcome);
+    CHECK_FALSE(fs::exists(marker));
+
+    const auto page = test::read_text(o.output);
+    CHECK(page.find("<img") == std::string::npos);
+    CHECK(page.find("\n# heading") == std::string::npos);
+    const auto results = test::first_table(test::section(page, "Results"));
+    REQUIRE(results.rows.size() == 3);
+    for (const auto& r : results.rows) CHECK(r.size() == results.header.size());  // no injected columns
+
+    // The script quotes every label; gnuplot itself ran (when installed) without running anything.
+    auto data = load_report_data({csv});
+    REQUIRE(data);
+    const auto job = bar_chart_job(*data, "decode_tok_s", "/tmp/d.dat", "/tmp/o.svg");
+    CHECK(job.script.find("'<img src=x> x''; system(''touch " + marker + "'') | a | # heading") != std::string::npos);
+    CHECK(job.script.find("'q`touch " + marker + "`@x") != std::string::npos);
+    CHECK(job.data.find("x'") == std::string::npos);  // names never reach the data file
+    if (find_gnuplot("").empty()) {
+        WARN("gnuplot is not installed: rendering not checked");
+        return;
+    }
+    REQUIRE_FALSE(outcome->chart_files.empty());
+    for (const auto& f : outcome->chart_files) {
+        const auto svg = test::read_text(f);
+        CHECK(svg.find("<img") == std::string::npos);
+        CHECK(fs::path(f).parent_path() == fs::path(dir.file("out")));  // slugged names stay beside the page
+    }
+    CHECK(test::read_text(dir.file("out/page_decode.svg")).find("&lt;img src=x>") != std::string::npos);
+}

@@ -1,0 +1,161 @@
+// A page from perfgate's own schema (the shape a cpu-perf run writes): samples, provenance columns,
+// synthetic models, commands, roofline and charts with history.
+#include <algorithm>
+#include <cstdlib>
+
+#include <catch2/catch.hpp>
+#include <boost/filesystem.hpp>
+#include <fmt/format.h>
+
+#include "perfgate/report/escape.hpp"
+#include "perfgate/report/gnuplot.hpp"
+#include "perfgate/report/make_report.hpp"
+#include "report_test_support.hpp"
+
+using namespace perfgate;
+using namespace perfgate::report;
+namespace fs = boost::filesystem;
+
+namespace {
+
+ResultRow cpu_row(const std::string& runtime, const std::string& model, std::vector<double> decode, std::vector<double> prefill,
+                  const std::string& date) {
+    ResultRow r;
+    r.model = model;
+    r.model_path = "/models/" + model + ".gguf";
+    r.runtime = runtime;
+    r.backend = "cpu";
+    r.host = "cpu-testbox";
+    r.date = date;
+    r.hardware = "AMD_EPYC_Test_CPU_64GB";
+    r.device = "AMD EPYC Test CPU";
+    r.cpu_model = "AMD EPYC Test CPU";
+    r.host_memory_bytes = 68719476736ull;
+    r.uma = false;
+    r.os = "Debian GNU/Linux 12 (bookworm)";
+    r.kernel = "6.1.0-test";
+    r.compiler = "g++ 12.2.0";
+    r.runtime_version = runtime == "llama-bench" ? "b4500" : "4.46.0";
+    r.runtime_commit = runtime == "llama-bench" ? "de3ff815ea7d559ee917f063901b8986f038abc6" : "";
+    r.prompt_tokens = 128;
+    r.prompt_target_len = 128;
+    r.generated_tokens = 32;
+    r.max_tokens = 32;
+    r.batch = 1;
+    r.warmup = 1;
+    r.repetitions = static_cast<std::int64_t>(decode.size());
+    r.cooldown_s = 2;
+    r.flags = "-t 2";
+    r.command = runtime + " -m /models/" + model + ".gguf -p 128 -n 32 -r 5 -t 2";
+    r.prefill_tok_s_samples = prefill;
+    r.decode_tok_s_samples = decode;
+    std::sort(decode.begin(), decode.end());
+    std::sort(prefill.begin(), prefill.end());
+    r.decode_tok_s = decode[decode.size() / 2];
+    r.prefill_tok_s = prefill[prefill.size() / 2];
+    r.format = "Q4_0";
+    r.model_bytes = model == "tiny-llama-ci" ? 80000000ull : 400000000ull;
+    r.synthetic = true;
+    r.contention = "none";
+    r.run_id = date + "T120000-1";
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, charts", "[report][perfgate]") {
+    test::TempDir dir;
+    fs::create_directories(dir.file("benchmarks"));
+    fs::create_directories(dir.file("thresholds"));
+    test::write_text(dir.file("thresholds/cpu-testbox.json"), R"({"memory_bandwidth_bytes_per_s": 40000000000})");
+    // Earlier runs on this host (history), and one on another host that must not appear.
+    test::write_perfgate_csv(dir.file("benchmarks/cpu_cpu-testbox_2026-09-20.csv"),
+                             {cpu_row("llama-bench", "tiny-llama-ci", {50, 51, 52}, {900, 910, 920}, "2026-09-20"),
+                              cpu_row("llama-bench", "qwen3-0.6b", {20, 21, 22}, {300, 310, 320}, "2026-09-20")});
+    test::write_perfgate_csv(dir.file("benchmarks/cpu_cpu-testbox_2026-09-25.csv"),
+                             {cpu_row("llama-bench", "tiny-llama-ci", {55, 56, 57}, {950, 960, 970}, "2026-09-25")});
+    auto other = cpu_row("llama-bench", "tiny-llama-ci", {99, 99, 99}, {999, 999, 999}, "2026-09-26");
+    other.host = "otherbox";
+    test::write_perfgate_csv(dir.file("benchmarks/cpu_otherbox_2026-09-26.csv"), {other});
+    const auto current = dir.file("benchmarks/cpu_cpu-testbox_2026-10-01.csv");
+    const std::vector<ResultRow> rows{
+        cpu_row("llama-bench", "tiny-llama-ci", {60, 58, 61, 59, 62}, {1000, 990, 1010, 1005, 995}, "2026-10-01"),
+        cpu_row("transformers", "tiny-llama-ci", {30, 31, 29, 30.5, 29.5}, {400, 410, 390, 405, 395}, "2026-10-01"),
+        cpu_row("llama-bench", "qwen3-0.6b", {24, 23, 25, 24.5, 23.5}, {330, 320, 340, 335, 325}, "2026-10-01"),
+        cpu_row("transformers", "qwen3-0.6b", {12, 11, 13, 12.5, 11.5}, {150, 140, 160, 155, 145}, "2026-10-01")};
+    test::write_perfgate_csv(current, rows);
+
+    ReportOptions o;
+    o.results = {current};
+    o.output = dir.file("docs/benchmark_results/cpu_cpu-testbox_2026-10-01.md");
+    o.history_dir = dir.file("benchmarks");
+    o.thresholds_dir = dir.file("thresholds");
+    o.compare = "llama-bench:transformers";
+    o.min_ratio = 1.5;
+    o.command_line = "perfgate report --results " + current;
+    auto outcome = make_report(o);
+    REQUIRE(outcome);
+    CHECK(outcome->exit_code == 0);  // llama-bench is 2x transformers on both models
+    const auto page = test::read_text(o.output);
+    CHECK(page.find("imported from mlxcel") == std::string::npos);
+    CHECK(page.find("**Synthetic models:**") != std::string::npos);
+
+    const auto results = test::first_table(test::section(page, "Results"));
+    const auto a_decode = results.column("llama-bench decode tok/s").value();
+    const auto b_decode = results.column("transformers decode tok/s").value();
+    for (const auto& r : rows) {
+        INFO(r.model << " " << r.runtime);
+        const auto* line = results.row(markdown_text(r.model));
+        REQUIRE(line != nullptr);
+        const auto& cell = line->at(r.runtime == "llama-bench" ? a_decode : b_decode);
+        CHECK(test::leading_number(cell).value() == Approx(*r.decode_tok_s).margin(0.005));
+        const auto [lo, hi] = std::minmax_element(r.decode_tok_s_samples.begin(), r.decode_tok_s_samples.end());
+        CHECK(cell.find(fmt::format("({:.2f}–{:.2f}, n=5)", *lo, *hi)) != std::string::npos);
+        CHECK(line->at(1) == "perfgate run, synthetic");
+        CHECK(line->at(2) == "Q4\\_0");
+        if (r.runtime == "llama-bench") {
+            const double share = static_cast<double>(*r.model_bytes) * *r.decode_tok_s / 40e9 * 100;
+            const auto& roof = line->back();
+            const auto pos = roof.find("llama-bench: ");
+            REQUIRE(pos != std::string::npos);
+            CHECK(test::leading_number(roof.substr(pos + 13)).value() == Approx(share).margin(0.05));
+        }
+    }
+
+    const auto env = test::first_table(test::section(page, "Environment"));
+    CHECK(env.row("OS")->at(1) == markdown_text("Debian GNU/Linux 12 (bookworm)"));
+    CHECK(env.row("Kernel")->at(1) == "6.1.0-test");
+    CHECK(env.row("llama-bench commit")->at(1) == "de3ff815ea7d559ee917f063901b8986f038abc6");
+    CHECK(env.row(markdown_text("Contention (other GPU processes during the run)"))->at(1) == "none seen");
+    CHECK(env.row(markdown_text("Host RAM (what the OS sees)"))->at(1).rfind("64.0 GiB", 0) == 0);
+    CHECK(page.find("```\nllama-bench -m /models/tiny-llama-ci.gguf -p 128 -n 32 -r 5 -t 2\n```") != std::string::npos);
+    CHECK(test::section(page, "Method").find("- **Repetitions:** 5") != std::string::npos);
+    CHECK(test::section(page, "Method").find("- **Cooldown between runs (s):** 2") != std::string::npos);
+
+    const auto charts = test::section(page, "Charts");
+    if (find_gnuplot("").empty()) {
+        WARN("gnuplot is not installed: chart files not checked");
+        CHECK(charts.find("Charts not drawn: gnuplot was not found") != std::string::npos);
+        return;
+    }
+    INFO(outcome->summary);
+    REQUIRE(outcome->chart_files.size() == 4);  // decode, prefill, 2 histories
+    for (const auto& f : outcome->chart_files) {
+        INFO(f);
+        const auto svg = test::read_text(f);
+        CHECK(svg.find("<svg") != std::string::npos);
+        CHECK(charts.find("](" + fs::path(f).filename().string() + ")") != std::string::npos);
+    }
+    const auto decode_svg = test::read_text(dir.file("docs/benchmark_results/cpu_cpu-testbox_2026-10-01_decode.svg"));
+    CHECK(decode_svg.find("tiny-llama-ci") != std::string::npos);
+    CHECK(decode_svg.find("transformers") != std::string::npos);
+    CHECK(charts.find("cpu\\_cpu-testbox\\_2026-09-20.csv") != std::string::npos);
+    CHECK(charts.find("otherbox") == std::string::npos);  // other host: not history of this one
+
+    // To look at the page and its charts: PERFGATE_REPORT_KEEP=<folder> keeps a copy.
+    if (const char* keep = std::getenv("PERFGATE_REPORT_KEEP")) {
+        fs::create_directories(keep);
+        for (fs::directory_iterator it(dir.file("docs/benchmark_results")), end; it != end; ++it)
+            fs::copy_file(it->path(), fs::path(keep) / it->path().filename(), fs::copy_options::overwrite_existing);
+    }
+}

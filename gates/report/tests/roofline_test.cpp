@@ -1,0 +1,37 @@
+#include <catch2/catch.hpp>
+
+#include "perfgate/report/roofline.hpp"
+#include "report_test_support.hpp"
+
+using namespace perfgate::report;
+
+TEST_CASE("memory bandwidth is read from thresholds/<host>.json", "[report][roofline]") {
+    test::TempDir dir;
+    test::write_text(dir.file("hostA.json"), R"({"metrics": {"decode_tok_s": {"max_drop": 0.05}}, "memory_bandwidth_bytes_per_s": 256e9})");
+    auto bw = read_memory_bandwidth(dir.path, "hostA");
+    REQUIRE(bw);
+    REQUIRE(*bw);
+    CHECK((*bw)->bytes_per_s == Approx(256e9));
+    // 4 GiB of weights at 30 tok/s on 256 GB/s
+    auto eff = decode_efficiency(4ull << 30, 30.0, *bw);
+    REQUIRE(eff);
+    CHECK(*eff == Approx(4.0 * 1073741824.0 * 30.0 / 256e9));
+}
+
+TEST_CASE("unknown bandwidth is not an error; a broken file is", "[report][roofline]") {
+    test::TempDir dir;
+    auto missing = read_memory_bandwidth(dir.path, "nohost");
+    REQUIRE(missing);
+    CHECK_FALSE(*missing);
+    test::write_text(dir.file("nokey.json"), R"({"metrics": {}})");
+    auto nokey = read_memory_bandwidth(dir.path, "nokey");
+    REQUIRE(nokey);
+    CHECK_FALSE(*nokey);
+    CHECK_FALSE(decode_efficiency(100, 1.0, std::nullopt));
+    test::write_text(dir.file("bad.json"), "{not json");
+    auto bad = read_memory_bandwidth(dir.path, "bad");
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message.find("bad.json") != std::string::npos);
+    test::write_text(dir.file("str.json"), R"({"memory_bandwidth_bytes_per_s": "fast"})");
+    CHECK_FALSE(read_memory_bandwidth(dir.path, "str"));
+}

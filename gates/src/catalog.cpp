@@ -1,0 +1,99 @@
+#include "perfgate/gates/catalog.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace perfgate::gates {
+namespace {
+
+std::vector<std::string> split(std::string_view text, char sep) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (true) {
+        auto pos = text.find(sep, start);
+        out.emplace_back(text.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
+        if (pos == std::string_view::npos) break;
+        start = pos + 1;
+    }
+    return out;
+}
+
+std::string trim(std::string s) {
+    while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.pop_back();
+    std::size_t i = 0;
+    while (i < s.size() && s[i] == ' ') ++i;
+    return s.substr(i);
+}
+
+}  // namespace
+
+const std::string& ModelCatalog::canonical(const std::string& name) const {
+    auto it = to_canonical_.find(name);
+    return it == to_canonical_.end() ? name : it->second;
+}
+
+std::vector<std::string> ModelCatalog::spellings(const std::string& name) const {
+    auto it = names_of_.find(canonical(name));
+    if (it == names_of_.end()) return {name};
+    return it->second;
+}
+
+void ModelCatalog::add(const std::string& local_name, const std::vector<std::string>& aliases) {
+    auto& names = names_of_[local_name];
+    auto remember = [&](const std::string& n) {
+        to_canonical_[n] = local_name;
+        for (const auto& known : names)
+            if (known == n) return;
+        names.push_back(n);
+    };
+    remember(local_name);
+    for (const auto& a : aliases)
+        if (!a.empty()) remember(a);
+}
+
+Expected<ModelCatalog> parse_model_catalog(std::string_view text, const std::string& name) {
+    ModelCatalog catalog;
+    std::size_t line_no = 0, name_col = 0, alias_col = 0;
+    bool have_header = false;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        auto end = text.find('\n', start);
+        if (end == std::string_view::npos) end = text.size();
+        auto line = text.substr(start, end - start);
+        start = end + 1;
+        ++line_no;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.empty()) continue;
+        auto cols = split(line, '\t');
+        if (!have_header) {
+            bool found_name = false, found_alias = false;
+            for (std::size_t i = 0; i < cols.size(); ++i) {
+                if (cols[i] == "local_name") name_col = i, found_name = true;
+                if (cols[i] == "aliases") alias_col = i, found_alias = true;
+            }
+            if (!found_name || !found_alias)
+                return make_error(name + ":" + std::to_string(line_no) +
+                                  ": catalog header needs tab-separated \"local_name\" and \"aliases\" columns");
+            have_header = true;
+            continue;
+        }
+        if (cols.size() <= name_col || trim(cols[name_col]).empty())
+            return make_error(name + ":" + std::to_string(line_no) + ": row without a local_name");
+        std::vector<std::string> aliases;
+        if (cols.size() > alias_col)
+            for (auto& a : split(cols[alias_col], ';')) aliases.push_back(trim(a));
+        catalog.add(trim(cols[name_col]), aliases);
+    }
+    if (!have_header) return make_error(name + ":1: empty catalog");
+    return catalog;
+}
+
+Expected<ModelCatalog> read_model_catalog(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return make_error(path + ": cannot open the model catalog");
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return parse_model_catalog(buf.str(), path);
+}
+
+}  // namespace perfgate::gates

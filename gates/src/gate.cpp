@@ -1,0 +1,392 @@
+#include "perfgate/gates/gate.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+#include "perfgate/core/csv.hpp"
+#include "perfgate/gates/calendar.hpp"
+#include "perfgate/gates/decision.hpp"
+#include "perfgate/gates/history.hpp"
+#include "perfgate/gates/thresholds.hpp"
+#include "sources.hpp"
+#include "warnings.hpp"
+
+namespace perfgate::gates {
+namespace {
+
+struct CurrentFile {
+    RowContext context;
+    const std::vector<ResultRow>* rows = nullptr;
+    std::string identity;  // empty for in-memory rows
+};
+
+// Relative difference of two counts beyond `tolerance`, as a reason; nullopt when they fit.
+std::optional<std::string> beyond_tolerance(const char* what, std::optional<std::int64_t> base,
+                                            std::optional<std::int64_t> now, double tolerance) {
+    if (!base || !now || *base <= 0) return std::nullopt;
+    double rel = std::fabs(static_cast<double>(*now - *base)) / static_cast<double>(*base);
+    if (rel <= tolerance) return std::nullopt;
+    return fmt::format("{} {} in the baseline vs {} now differ by {:.0f}% (tolerance {:.0f}%)", what, *base, *now,
+                       rel * 100, tolerance * 100);
+}
+
+// Why a baseline group cannot be compared with the current one, or nullopt when it can.
+std::optional<std::string> not_comparable_reason(const SampleGroup& base, const SampleGroup& now, bool cross_runtime,
+                                                 const GateOptions& options) {
+    if (auto r = beyond_tolerance("prompt lengths", base.prompt_tokens(), now.prompt_tokens(), options.prompt_tolerance))
+        return r;
+    if (base.max_tokens() && now.max_tokens() && *base.max_tokens() != *now.max_tokens())
+        return fmt::format("decode budgets differ: max_tokens {} in the baseline vs {} now", *base.max_tokens(),
+                           *now.max_tokens());
+    if (auto r = beyond_tolerance("generated token counts", base.generated_tokens(), now.generated_tokens(),
+                                  options.prompt_tolerance))
+        return r;
+    if (cross_runtime) {
+        auto gap = calendar_days_apart(base.date(), now.date());
+        if (gap && *gap > options.max_date_gap_days)
+            return fmt::format("{} and {} were measured {} calendar days apart ({} vs {}); a cross-runtime comparison "
+                               "allows {}",
+                               base.runtime, now.runtime, *gap, base.date(), now.date(), options.max_date_gap_days);
+    }
+    return std::nullopt;
+}
+
+void finish_pair_verdict(PairReport& p) {
+    Verdict worst = Verdict::unchanged;
+    for (const auto& m : p.metrics) worst = std::min(worst, m.verdict);
+    p.verdict = worst;
+    std::string reasons;
+    for (const auto& m : p.metrics) {
+        if (m.verdict != worst) continue;
+        if (!m.reason.empty()) reasons += (reasons.empty() ? "" : "; ") + m.metric + ": " + m.reason;
+        else if (fails_gate(worst) && m.change)
+            reasons += fmt::format("{}{} {:+.1f}% (limit -{:.1f}%{})", reasons.empty() ? "" : "; ", m.metric,
+                                   *m.change * 100, m.max_drop * 100,
+                                   m.p_value ? fmt::format(", p = {:.3g}", *m.p_value) : std::string());
+    }
+    if (!reasons.empty()) p.reason = reasons;
+}
+
+// Every metric gets the pair's verdict (used for status verdicts: failed, skipped, new, ...).
+void status_metrics(PairReport& p, Verdict v, const std::string& reason) {
+    p.verdict = v;
+    p.reason = reason;
+    for (const auto& metric : gated_metrics()) {
+        MetricCheck m;
+        m.metric = metric;
+        m.verdict = v;
+        m.reason = reason;
+        p.metrics.push_back(std::move(m));
+    }
+}
+
+PairReport describe_current(const SampleGroup& g) {
+    PairReport p;
+    p.model = g.model;
+    p.current_model = g.raw_model;
+    p.runtime = g.runtime;
+    p.host = g.host;
+    p.harness = g.harness;
+    p.batch = g.batch;
+    p.prompt_tokens = g.prompt_tokens();
+    p.prompt_target_len = g.prompt_target_len;
+    p.current_status = g.status();
+    p.current_source = g.source();
+    p.current_date = g.date();
+    p.current_rows = g.rows.size();
+    return p;
+}
+
+void describe_baseline(PairReport& p, const SampleGroup& b) {
+    p.baseline_model = b.raw_model;
+    p.baseline_runtime = b.runtime;
+    p.baseline_prompt_tokens = b.prompt_tokens();
+    p.baseline_status = b.status();
+    p.baseline_source = b.source();
+    p.baseline_date = b.date();
+    p.baseline_rows = b.rows.size();
+}
+
+class Gate {
+public:
+    Gate(const GateOptions& options, detail::Sources sources) : options_(options), sources_(std::move(sources)) {}
+
+    Expected<GateReport> run(const std::vector<CurrentFile>& current) {
+        report_.baseline_ref = options_.baseline_ref.value_or("");
+        for (auto& n : sources_.notes) report_.notes.push_back(n);
+        if (options_.catalog) {
+            auto c = read_model_catalog(*options_.catalog);
+            if (!c) return c.error();
+            catalog_ = std::move(*c);
+            report_.notes.push_back(fmt::format("model aliases from {} ({} names)", *options_.catalog, catalog_.size()));
+        }
+
+        std::set<std::string> result_identities;
+        for (const auto& f : current) {
+            auto groups = group_rows(*f.rows, f.context, catalog_);
+            for (auto& g : groups) groups_.push_back(std::move(g));
+            if (!f.identity.empty()) result_identities.insert(f.identity);
+        }
+
+        if (auto st = load_thresholds(); !st) return st.error();
+        if (auto st = load_history(result_identities); !st) return st.error();
+
+        for (const auto& g : groups_) {
+            auto pair = judge(g);
+            if (!pair) return pair.error();
+            report_.pairs.push_back(std::move(*pair));
+        }
+        if (options_.report_missing)
+            if (auto st = add_missing(); !st) return st.error();
+
+        auto pr = sources_.pull_request_warnings(result_identities);
+        if (!pr) return pr.error();
+        for (auto& w : *pr) report_.warnings.push_back(std::move(w));
+
+        sort_worst_first(report_.pairs);
+        return std::move(report_);
+    }
+
+private:
+    Status load_thresholds() {
+        auto base = sources_.threshold_text("default.json");
+        if (!base) return base.error();
+        ThresholdFile defaults;
+        if (*base) {
+            auto parsed = parse_threshold_file(**base, sources_.threshold_display("default.json"));
+            if (!parsed) return parsed.error();
+            defaults = std::move(*parsed);
+        } else {
+            defaults = builtin_default_thresholds();
+            report_.notes.push_back("no " + sources_.threshold_display("default.json") +
+                                    "; built-in defaults (decode 5%, prefill 10%, alpha 0.05)");
+        }
+        std::set<std::string> hosts;
+        for (const auto& g : groups_) hosts.insert(g.host);
+        for (const auto& host : hosts) {
+            ThresholdSet set;
+            set.add_layer(defaults);
+            const std::string file = host + ".json";
+            auto text = host.empty() ? Expected<std::optional<std::string>>(std::optional<std::string>{})
+                                     : sources_.threshold_text(file);
+            if (!text) return text.error();
+            if (*text) {
+                auto parsed = parse_threshold_file(**text, sources_.threshold_display(file));
+                if (!parsed) return parsed.error();
+                set.add_layer(std::move(*parsed));
+                report_.notes.push_back(fmt::format("host {}: thresholds from {} over {}", host,
+                                                    sources_.threshold_display(file), defaults.name));
+            } else {
+                report_.notes.push_back(fmt::format("host {}: no {}, so the defaults of {} apply",
+                                                    host.empty() ? "(unknown)" : host,
+                                                    sources_.threshold_display(file), defaults.name));
+            }
+            thresholds_.emplace(host, std::move(set));
+        }
+        return Ok{};
+    }
+
+    Status load_history(const std::set<std::string>& result_identities) {
+        std::set<std::string> wanted;
+        for (const auto& g : groups_) {
+            wanted.insert(g.series + '\x1f' + g.host);
+            wanted.insert(g.runtime + '\x1f' + g.host);
+        }
+        if (options_.baseline) {
+            auto b = sources_.baseline_file(*options_.baseline);
+            if (!b) return b.error();
+            explicit_ = std::make_unique<HistoryFile>(std::move(*b));
+            if (auto st = BenchmarkHistory::load(*explicit_, catalog_); !st) return st.error();
+            wanted.insert(explicit_->name.series + '\x1f' + explicit_->name.host);
+            report_.notes.push_back("baseline given: " + explicit_->display_path);
+        }
+        std::set<std::string> result_names;
+        for (const auto& id : result_identities) result_names.insert(id.substr(id.find_last_of('/') + 1));
+        if (auto st = sources_.add_history(history_, wanted, result_names); !st) return st.error();
+        std::unordered_set<std::string> exclude(result_identities.begin(), result_identities.end());
+        history_.finish(exclude);
+        return Ok{};
+    }
+
+    // Finds the baseline group of `g`: the explicit baseline, or the newest earlier file of the
+    // same series (backend or runtime) and host that has a reading of the pair.
+    Expected<std::pair<HistoryFile*, const SampleGroup*>> find_baseline(const SampleGroup& g,
+                                                                       const std::vector<std::string>& spellings) {
+        if (explicit_) {
+            const SampleGroup* b = match_in_file(*explicit_, g, false);
+            if (!b) b = match_in_file(*explicit_, g, true);
+            return std::pair<HistoryFile*, const SampleGroup*>{explicit_.get(), b};
+        }
+        std::vector<std::string> series{g.series};
+        if (g.runtime != g.series && !g.runtime.empty()) series.push_back(g.runtime);
+        for (const auto& s : series) {
+            for (HistoryFile* f : history_.candidates(s, g.host, g.date())) {
+                auto mentions = BenchmarkHistory::mentions_any(*f, spellings);
+                if (!mentions) return mentions.error();
+                if (!*mentions) continue;
+                if (auto st = BenchmarkHistory::load(*f, catalog_); !st) return st.error();
+                if (const SampleGroup* b = match_in_file(*f, g, false))
+                    return std::pair<HistoryFile*, const SampleGroup*>{f, b};
+            }
+        }
+        return std::pair<HistoryFile*, const SampleGroup*>{nullptr, nullptr};
+    }
+
+    Expected<PairReport> judge(const SampleGroup& g) {
+        PairReport p = describe_current(g);
+        const auto spellings = catalog_.spellings(g.raw_model);
+        auto found = find_baseline(g, spellings);
+        if (!found) return found.error();
+        auto [file, b] = *found;
+        const StatusToken now{g.status()};
+
+        if (!b) {
+            std::string where = explicit_ ? explicit_->display_path
+                                          : fmt::format("{} ({} files of {} on host {})", options_.baseline_ref
+                                                                                             ? *options_.baseline_ref + ":" + options_.benchmarks_dir
+                                                                                             : options_.benchmarks_dir,
+                                                        g.series, g.series, g.host);
+            std::string reason = fmt::format("no earlier reading of {} ({}, {}) in {}", g.raw_model, g.runtime,
+                                             g.harness, where);
+            if (now.is_fail()) status_metrics(p, Verdict::failed, now.text + " now, " + reason);
+            else if (now.is_skip()) status_metrics(p, Verdict::skipped, now.text + " now, " + reason);
+            else status_metrics(p, Verdict::new_pair, reason);
+            return p;
+        }
+        matched_.insert(b);
+        baseline_files_.insert(file);
+        describe_baseline(p, *b);
+        const StatusToken then{b->status()};
+        const bool cross = b->runtime != g.runtime;
+
+        if (now.is_fail()) {
+            if (then.is_fail())
+                status_metrics(p, Verdict::unchanged,
+                               fmt::format("{} now, as in the baseline ({}): a known failure", now.text, then.text));
+            else if (then.ok())
+                status_metrics(p, Verdict::failed,
+                               fmt::format("hard regression: passed in the baseline ({}), {} now", b->source(), now.text));
+            else
+                status_metrics(p, Verdict::failed, fmt::format("{} now; the baseline was {}", now.text, then.text));
+        } else if (now.is_skip()) {
+            if (then.is_skip()) status_metrics(p, Verdict::unchanged, fmt::format("{} now, as in the baseline", now.text));
+            else status_metrics(p, Verdict::skipped, fmt::format("{} now; the baseline was {}", now.text, then.text));
+        } else if (!then.ok()) {
+            status_metrics(p, Verdict::new_pair,
+                           fmt::format("no baseline reading: the baseline row is {} ({})", then.text, b->source()));
+        } else if (auto why = not_comparable_reason(*b, g, cross, options_)) {
+            status_metrics(p, Verdict::not_comparable, *why);
+        } else {
+            const ThresholdSet& set = thresholds_.at(g.host);
+            for (const auto& metric : gated_metrics()) {
+                Threshold t = set.lookup(metric, g.model, g.runtime);
+                p.metrics.push_back(decide_metric(metric, b->samples(metric), g.samples(metric), t, options_.test));
+            }
+            finish_pair_verdict(p);
+        }
+        if (cross)
+            p.warnings.push_back(fmt::format("cross-runtime comparison: {} against {} on host {}", g.runtime, b->runtime,
+                                             g.host));
+        if (auto fp = detail::fingerprint_change(*b, g)) p.warnings.push_back(*fp);
+        if (then.ok() && now.ok()) {
+            auto sup = detail::superseded_baseline(history_, *file, *b, g.date(), spellings, catalog_);
+            if (!sup) return sup.error();
+            if (*sup) p.warnings.push_back(**sup);
+        }
+        return p;
+    }
+
+    // Baseline pairs not run now: from the explicit baseline, or from the newest full sweep (not a
+    // "_single_" file) of each series, host and harness that this run covers.
+    Status add_missing() {
+        std::set<HistoryFile*> primaries;
+        if (explicit_) {
+            primaries.insert(explicit_.get());
+        } else {
+            std::set<std::string> seen;
+            for (const auto& g : groups_) {
+                if (!seen.insert(g.series + '\x1f' + g.host + '\x1f' + g.harness).second) continue;
+                for (HistoryFile* f : history_.candidates(g.series, g.host, g.date())) {
+                    if (f->name.harness != g.harness || !f->name.single_model.empty()) continue;
+                    if (auto st = BenchmarkHistory::load(*f, catalog_); !st) return st.error();
+                    primaries.insert(f);
+                    break;
+                }
+            }
+        }
+        std::set<std::string> run_keys;
+        for (const auto& g : groups_) run_keys.insert(g.model_key());
+        for (HistoryFile* f : primaries) {
+            for (const auto& b : f->groups) {
+                if (matched_.count(&b) || run_keys.count(b.model_key())) continue;
+                PairReport p;
+                p.model = b.model;
+                p.baseline_model = b.raw_model;
+                p.runtime = b.runtime;
+                p.host = b.host;
+                p.harness = b.harness;
+                p.batch = b.batch;
+                p.prompt_target_len = b.prompt_target_len;
+                describe_baseline(p, b);
+                status_metrics(p, Verdict::missing,
+                               fmt::format("in the baseline ({}, {}), not run now", b.source(), b.status()));
+                report_.pairs.push_back(std::move(p));
+            }
+        }
+        return Ok{};
+    }
+
+    const GateOptions& options_;
+    detail::Sources sources_;
+    GateReport report_;
+    ModelCatalog catalog_;
+    std::vector<SampleGroup> groups_;
+    std::map<std::string, ThresholdSet> thresholds_;
+    BenchmarkHistory history_;
+    std::unique_ptr<HistoryFile> explicit_;
+    std::set<const SampleGroup*> matched_;
+    std::set<HistoryFile*> baseline_files_;
+};
+
+Expected<GateReport> gate_current(const std::vector<CurrentFile>& current, const GateOptions& options) {
+    auto sources = detail::Sources::open(options);
+    if (!sources) return sources.error();
+    Gate gate(options, std::move(*sources));
+    return gate.run(current);
+}
+
+}  // namespace
+
+Expected<GateReport> run_gate(const GateOptions& options) {
+    if (options.results.empty()) return make_error("perfgate gate: at least one --results CSV is needed");
+    std::vector<ResultFile> files;
+    files.reserve(options.results.size());
+    for (const auto& path : options.results) {
+        auto f = read_results_csv(path);
+        if (!f) return f.error();
+        files.push_back(std::move(*f));
+    }
+    std::vector<CurrentFile> current;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        CurrentFile c;
+        c.context.file_name = parse_benchmark_file_name(options.results[i]);
+        c.context.host_override = options.host;
+        c.rows = &files[i].rows;
+        c.identity = detail::identity_of(options.results[i]);
+        current.push_back(c);
+    }
+    return gate_current(current, options);
+}
+
+Expected<GateReport> gate_rows(const std::vector<ResultRow>& rows, const GateOptions& options) {
+    CurrentFile c;
+    c.context.host_override = options.host;
+    c.rows = &rows;
+    return gate_current({c}, options);
+}
+
+}  // namespace perfgate::gates

@@ -1,0 +1,84 @@
+#include <nlohmann/json.hpp>
+
+#include "perfgate/gates/render.hpp"
+
+namespace perfgate::gates {
+namespace {
+
+using nlohmann::json;
+
+template <class T>
+json optional_json(const std::optional<T>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+}  // namespace
+
+std::string render_json(const GateReport& report) {
+    json pairs = json::array();
+    for (const auto& p : report.pairs) {
+        json metrics = json::array();
+        for (const auto& m : p.metrics)
+            metrics.push_back({{"metric", m.metric},
+                               {"verdict", to_string(m.verdict)},
+                               {"baseline", optional_json(m.baseline_value)},
+                               {"current", optional_json(m.current_value)},
+                               {"change", optional_json(m.change)},
+                               {"baseline_samples", m.baseline_samples},
+                               {"current_samples", m.current_samples},
+                               {"max_drop", m.max_drop},
+                               {"alpha", m.alpha},
+                               {"test", m.test},
+                               {"p_value", optional_json(m.p_value)},
+                               {"threshold_source", m.threshold_source},
+                               {"reason", m.reason}});
+        pairs.push_back({{"model", p.model},
+                         {"current_model", p.current_model},
+                         {"baseline_model", p.baseline_model},
+                         {"runtime", p.runtime},
+                         {"baseline_runtime", p.baseline_runtime},
+                         {"host", p.host},
+                         {"harness", p.harness},
+                         {"batch", optional_json(p.batch)},
+                         {"prompt_tokens", optional_json(p.prompt_tokens)},
+                         {"baseline_prompt_tokens", optional_json(p.baseline_prompt_tokens)},
+                         {"prompt_target_len", optional_json(p.prompt_target_len)},
+                         {"current_status", p.current_status},
+                         {"baseline_status", p.baseline_status},
+                         {"current_source", p.current_source},
+                         {"baseline_source", p.baseline_source},
+                         {"current_rows", p.current_rows},
+                         {"baseline_rows", p.baseline_rows},
+                         {"verdict", to_string(p.verdict)},
+                         {"reason", p.reason},
+                         {"warnings", p.warnings},
+                         {"metrics", metrics}});
+    }
+    json doc = {{"exit_code", exit_code(report)},
+                {"baseline_ref", report.baseline_ref},
+                {"notes", report.notes},
+                {"warnings", report.warnings},
+                {"pairs", pairs}};
+    // Invalid UTF-8 in a model name must not throw: replace it.
+    return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::optional<ReportFormat> report_format_from_string(std::string_view name) {
+    if (name == "text") return ReportFormat::text;
+    if (name == "markdown") return ReportFormat::markdown;
+    if (name == "junit") return ReportFormat::junit;
+    if (name == "json") return ReportFormat::json;
+    return std::nullopt;
+}
+
+std::string render(const GateReport& report, ReportFormat format) {
+    switch (format) {
+        case ReportFormat::text: return render_text(report);
+        case ReportFormat::markdown: return render_markdown(report);
+        case ReportFormat::junit: return render_junit(report);
+        case ReportFormat::json: return render_json(report);
+    }
+    return render_text(report);
+}
+
+}  // namespace perfgate::gates

@@ -1,0 +1,74 @@
+#include "perfgate/gates/render.hpp"
+#include "render_common.hpp"
+
+namespace perfgate::gates {
+namespace {
+
+// Escapes text for XML attributes and content; control characters XML 1.0 cannot carry are dropped.
+std::string xml(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (unsigned char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            case '\n': out += "&#10;"; break;
+            case '\r': out += "&#13;"; break;
+            case '\t': out += "&#9;"; break;
+            default:
+                if (c >= 0x20) out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string render_junit(const GateReport& report) {
+    std::size_t tests = 0, failures = 0, skipped = 0;
+    std::string cases;
+    for (const auto& p : report.pairs) {
+        const std::string classname = fmt::format("perfgate.{}.{}.{}", p.runtime, p.host, p.harness);
+        for (const auto& m : p.metrics) {
+            ++tests;
+            std::string detail_text = fmt::format("{}: baseline {} now {} change {}{}{}", to_string(m.verdict),
+                                                  detail::number(m.baseline_value), detail::number(m.current_value),
+                                                  detail::percent(m.change), m.reason.empty() ? "" : "; ", m.reason);
+            for (const auto& w : p.warnings) detail_text += "; " + w;
+            cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml(classname),
+                                 xml(detail::pair_title(p) + " " + m.metric));
+            if (fails_gate(m.verdict)) {
+                ++failures;
+                cases += fmt::format("      <failure type=\"{}\" message=\"{}\"/>\n", xml(to_string(m.verdict)),
+                                     xml(detail_text));
+            } else if (m.verdict == Verdict::skipped || m.verdict == Verdict::missing ||
+                       m.verdict == Verdict::new_pair || m.verdict == Verdict::not_comparable) {
+                ++skipped;
+                cases += fmt::format("      <skipped message=\"{}\"/>\n", xml(detail_text));
+            } else {
+                cases += fmt::format("      <system-out>{}</system-out>\n", xml(detail_text));
+            }
+            cases += "    </testcase>\n";
+        }
+    }
+    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out += fmt::format("<testsuites name=\"perfgate\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n", tests, failures,
+                       skipped);
+    out += fmt::format("  <testsuite name=\"perfgate.gate\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
+                       tests, failures, skipped);
+    if (!report.warnings.empty() || !report.notes.empty()) {
+        out += "    <properties>\n";
+        for (const auto& w : report.warnings)
+            out += fmt::format("      <property name=\"warning\" value=\"{}\"/>\n", xml(w));
+        for (const auto& n : report.notes) out += fmt::format("      <property name=\"note\" value=\"{}\"/>\n", xml(n));
+        out += "    </properties>\n";
+    }
+    out += cases;
+    out += "  </testsuite>\n</testsuites>\n";
+    return out;
+}
+
+}  // namespace perfgate::gates

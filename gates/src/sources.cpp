@@ -1,0 +1,172 @@
+#include "sources.hpp"
+
+#include <boost/filesystem.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "perfgate/gates/git_tree.hpp"
+
+namespace perfgate::gates::detail {
+namespace bfs = boost::filesystem;
+
+namespace {
+
+Expected<std::string> read_disk(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return make_error(path + ": cannot open");
+    std::string text;
+    in.seekg(0, std::ios::end);
+    text.resize(static_cast<std::size_t>(in.tellg()));
+    in.seekg(0);
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!in) return make_error(path + ": read error");
+    return text;
+}
+
+std::string relative_to(const std::string& path, const std::string& root) {
+    auto rel = bfs::weakly_canonical(bfs::absolute(path)).lexically_relative(bfs::canonical(root));
+    return rel.generic_string();
+}
+
+std::string key_of(const BenchmarkFileName& n) { return n.series + '\x1f' + n.host; }
+
+}  // namespace
+
+std::string identity_of(const std::string& path) {
+    boost::system::error_code ec;
+    auto p = bfs::weakly_canonical(bfs::absolute(path), ec);
+    return ec ? path : p.generic_string();
+}
+
+Expected<Sources> Sources::open(const GateOptions& options) {
+    Sources s;
+    s.options_ = options;
+    if (!options.baseline_ref) return s;
+
+    s.from_git_ = true;
+    std::string probe = bfs::is_directory(options.benchmarks_dir)   ? options.benchmarks_dir
+                        : bfs::is_directory(options.thresholds_dir) ? options.thresholds_dir
+                                                                    : std::string(".");
+    auto root = git_toplevel(probe);
+    if (!root) return make_error("--baseline-ref needs a git checkout: " + root.error().message);
+    s.repo_root_ = *root;
+    s.bench_rel_ = relative_to(options.benchmarks_dir, s.repo_root_);
+    s.thresholds_rel_ = relative_to(options.thresholds_dir, s.repo_root_);
+    for (const auto& dir : {s.bench_rel_, s.thresholds_rel_}) {
+        if (dir.rfind("..", 0) == 0)
+            return make_error("--baseline-ref: " + dir + " is outside the repository " + s.repo_root_);
+        auto blobs = git_list_files(s.repo_root_, *options.baseline_ref, dir);
+        if (!blobs) return blobs.error();
+        for (auto& b : *blobs) s.blob_of_[b.path] = b.object_id;
+    }
+    s.notes.push_back("benchmarks/ and thresholds/ read as they are at " + *options.baseline_ref +
+                      " (pull-request safety); working-tree edits are reported, not used");
+    return s;
+}
+
+Expected<std::optional<std::string>> Sources::threshold_text(const std::string& file_name) const {
+    if (!from_git_) {
+        auto path = (bfs::path(options_.thresholds_dir) / file_name).string();
+        if (!bfs::exists(path)) return std::optional<std::string>{};
+        auto text = read_disk(path);
+        if (!text) return text.error();
+        return std::optional<std::string>{std::move(*text)};
+    }
+    auto it = blob_of_.find(thresholds_rel_ + "/" + file_name);
+    if (it == blob_of_.end()) return std::optional<std::string>{};
+    auto blobs = git_read_blobs(repo_root_, {it->second});
+    if (!blobs) return blobs.error();
+    return std::optional<std::string>{std::move(blobs->front())};
+}
+
+std::string Sources::threshold_display(const std::string& file_name) const {
+    if (!from_git_) return (bfs::path(options_.thresholds_dir) / file_name).generic_string();
+    return *options_.baseline_ref + ":" + thresholds_rel_ + "/" + file_name;
+}
+
+Status Sources::add_history(BenchmarkHistory& history, const std::set<std::string>& wanted,
+                            const std::set<std::string>& result_names) const {
+    if (!from_git_) {
+        if (!bfs::is_directory(options_.benchmarks_dir)) return Ok{};
+        for (const auto& entry : bfs::directory_iterator(options_.benchmarks_dir)) {
+            if (!bfs::is_regular_file(entry.status())) continue;
+            auto name = parse_benchmark_file_name(entry.path().filename().string());
+            if (!name || (!wanted.empty() && !wanted.count(key_of(*name)))) continue;
+            std::string path = entry.path().generic_string();
+            // Resolving a path costs system calls; only a file named like a results file can be one.
+            std::string identity = result_names.count(entry.path().filename().string()) ? identity_of(path) : path;
+            history.add(HistoryFile{path, identity, *name, [path] { return read_disk(path); }, {}, {}, {}, {}});
+        }
+        return Ok{};
+    }
+    // At a ref: read every wanted blob through one git process.
+    std::vector<std::pair<std::string, BenchmarkFileName>> files;
+    std::vector<std::string> ids;
+    const std::string prefix = bench_rel_ + "/";
+    for (const auto& [path, id] : blob_of_) {
+        if (path.rfind(prefix, 0) != 0 || path.find('/', prefix.size()) != std::string::npos) continue;
+        auto name = parse_benchmark_file_name(path);
+        if (!name || (!wanted.empty() && !wanted.count(key_of(*name)))) continue;
+        files.emplace_back(path, *name);
+        ids.push_back(id);
+    }
+    auto blobs = git_read_blobs(repo_root_, ids);
+    if (!blobs) return blobs.error();
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        auto text = std::make_shared<std::string>(std::move((*blobs)[i]));
+        std::string display = *options_.baseline_ref + ":" + files[i].first;
+        history.add(HistoryFile{display, identity_of((bfs::path(repo_root_) / files[i].first).string()), files[i].second,
+                                [text]() -> Expected<std::string> { return *text; }, {}, {}, {}, {}});
+    }
+    return Ok{};
+}
+
+Expected<HistoryFile> Sources::baseline_file(const std::string& path) const {
+    auto name = parse_benchmark_file_name(path).value_or(BenchmarkFileName{});
+    if (from_git_) {
+        auto rel = relative_to(path, repo_root_);
+        if (auto it = blob_of_.find(rel); it != blob_of_.end()) {
+            auto blobs = git_read_blobs(repo_root_, {it->second});
+            if (!blobs) return blobs.error();
+            auto text = std::make_shared<std::string>(std::move(blobs->front()));
+            return HistoryFile{*options_.baseline_ref + ":" + rel, identity_of(path), name,
+                               [text]() -> Expected<std::string> { return *text; }, {}, {}, {}, {}};
+        }
+    }
+    if (!bfs::exists(path)) return make_error(path + ": --baseline file does not exist");
+    return HistoryFile{path, identity_of(path), name, [path] { return read_disk(path); }, {}, {}, {}, {}};
+}
+
+Expected<std::vector<std::string>> Sources::pull_request_warnings(const std::set<std::string>& results) const {
+    std::vector<std::string> warnings;
+    if (!from_git_) return warnings;
+    auto changes = git_changes_since(repo_root_, *options_.baseline_ref, {bench_rel_, thresholds_rel_});
+    if (!changes) return changes.error();
+    const std::string& ref = *options_.baseline_ref;
+    for (const auto& change : *changes) {
+        auto space = change.find(' ');
+        std::string status = change.substr(0, space), path = change.substr(space + 1);
+        bool thresholds = path.rfind(thresholds_rel_ + "/", 0) == 0;
+        bool added = status == "A" || status == "??";
+        if (thresholds) {
+            if (status == "M" || status == "T")
+                warnings.push_back(path + " changed since " + ref + " (thresholds edited); the gate used the version at " + ref);
+            else if (status == "D")
+                warnings.push_back(path + " deleted since " + ref + "; the gate used the version at " + ref);
+            else if (added)
+                warnings.push_back(path + " added since " + ref + " (new thresholds); not used until merged");
+            continue;
+        }
+        if (path.size() < 4 || path.substr(path.size() - 4) != ".csv") continue;
+        if (results.count(identity_of((bfs::path(repo_root_) / path).string()))) continue;
+        if (status == "M" || status == "T")
+            warnings.push_back(path + " changed since " + ref + " (an existing baseline edited); the gate compared against the version at " + ref);
+        else if (status == "D")
+            warnings.push_back(path + " deleted since " + ref + " (an existing baseline removed); the gate still used the version at " + ref);
+        else if (added)
+            warnings.push_back(path + " added since " + ref + "; not used as a baseline until merged");
+    }
+    return warnings;
+}
+
+}  // namespace perfgate::gates::detail

@@ -1,0 +1,197 @@
+#include "perfgate/gates/thresholds.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "json_locate.hpp"
+
+namespace perfgate::gates {
+namespace {
+
+using nlohmann::json;
+
+struct Validator {
+    std::string_view text;
+    const std::string& name;
+    std::unordered_map<std::string, std::size_t> offsets;
+
+    std::string where(const std::string& pointer) const {
+        auto it = offsets.find(pointer);
+        std::size_t line = it == offsets.end() ? 1 : line_of_offset(text, it->second);
+        return name + ":" + std::to_string(line);
+    }
+    Error error(const std::string& pointer, const std::string& what) const {
+        return make_error(where(pointer) + ": " + what);
+    }
+};
+
+bool valid_metric_name(const std::string& m) {
+    if (m == "*") return true;
+    if (m.empty()) return false;
+    return std::all_of(m.begin(), m.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+// Reads max_drop/alpha/noise from an object; other keys are checked by the caller.
+Expected<ThresholdFields> read_fields(const Validator& v, const json& obj, const std::string& pointer) {
+    ThresholdFields f;
+    struct Spec {
+        const char* key;
+        std::optional<double> ThresholdFields::*field;
+        double lo;
+        bool lo_open;
+        double hi;
+        const char* range;
+    };
+    static const Spec specs[] = {
+        {"max_drop", &ThresholdFields::max_drop, 0.0, false, 1.0, "0 <= max_drop < 1 (a fraction: 0.05 = 5%)"},
+        {"alpha", &ThresholdFields::alpha, 0.0, true, 0.5, "0 < alpha <= 0.5"},
+        {"noise", &ThresholdFields::noise, 0.0, false, 1.0, "0 <= noise < 1 (a fraction)"},
+    };
+    for (const auto& s : specs) {
+        auto it = obj.find(s.key);
+        if (it == obj.end()) continue;
+        const std::string p = pointer + "/" + s.key;
+        if (!it->is_number()) return v.error(p, std::string("\"") + s.key + "\" must be a number");
+        double x = it->get<double>();
+        bool ok = (s.lo_open ? x > s.lo : x >= s.lo) &&
+                  (std::string_view(s.key) == "alpha" ? x <= s.hi : x < s.hi);
+        if (!ok) return v.error(p, std::string("\"") + s.key + "\" = " + it->dump() + " is out of range; need " + s.range);
+        f.*(s.field) = x;
+    }
+    return f;
+}
+
+Status check_keys(const Validator& v, const json& obj, const std::string& pointer,
+                  std::initializer_list<std::string_view> allowed) {
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end()) {
+            std::string list;
+            for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+            return v.error(pointer + "/" + it.key(), "unknown key \"" + it.key() + "\" (allowed: " + list + ")");
+        }
+    }
+    return Ok{};
+}
+
+bool glob_match(const std::string& pattern, std::string_view value) {
+    if (pattern == "*") return true;
+    return fnmatch(pattern.c_str(), std::string(value).c_str(), 0) == 0;
+}
+
+}  // namespace
+
+std::size_t line_of_offset(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
+Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::string& name) {
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // nlohmann reports a byte offset; people want a line.
+        std::size_t line = line_of_offset(text, e.byte == 0 ? 0 : e.byte - 1);
+        std::string what = e.what();
+        auto cut = what.find("syntax error");
+        return make_error(name + ":" + std::to_string(line) + ": invalid JSON: " +
+                          (cut == std::string::npos ? what : what.substr(cut)));
+    }
+    Validator v{text, name, detail::locate_json_values(text)};
+    if (!doc.is_object()) return v.error("", "the thresholds file must be a JSON object");
+    if (auto st = check_keys(v, doc, "", {"description", "metrics", "overrides"}); !st) return st.error();
+
+    ThresholdFile file;
+    file.name = name;
+    if (auto it = doc.find("description"); it != doc.end() && !it->is_string())
+        return v.error("/description", "\"description\" must be a string");
+
+    if (auto it = doc.find("metrics"); it != doc.end()) {
+        if (!it->is_object()) return v.error("/metrics", "\"metrics\" must be an object of metric name -> settings");
+        std::vector<ThresholdRule> wildcard, specific;
+        for (auto m = it->begin(); m != it->end(); ++m) {
+            const std::string p = "/metrics/" + m.key();
+            if (!valid_metric_name(m.key()))
+                return v.error(p, "metric name \"" + m.key() + "\" must be \"*\" or lowercase [a-z0-9_]");
+            if (!m->is_object()) return v.error(p, "settings of \"" + m.key() + "\" must be an object");
+            if (auto st = check_keys(v, *m, p, {"max_drop", "alpha", "noise", "description"}); !st) return st.error();
+            auto fields = read_fields(v, *m, p);
+            if (!fields) return fields.error();
+            ThresholdRule rule;
+            rule.metric = m.key();
+            rule.fields = *fields;
+            rule.where = v.where(p);
+            (m.key() == "*" ? wildcard : specific).push_back(std::move(rule));
+        }
+        // "*" is the fallback for metrics not named, so it applies first.
+        for (auto& r : wildcard) file.rules.push_back(std::move(r));
+        for (auto& r : specific) file.rules.push_back(std::move(r));
+    }
+
+    if (auto it = doc.find("overrides"); it != doc.end()) {
+        if (!it->is_array()) return v.error("/overrides", "\"overrides\" must be an array of rules");
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            const json& o = (*it)[i];
+            const std::string p = "/overrides/" + std::to_string(i);
+            if (!o.is_object()) return v.error(p, "each override must be an object");
+            if (auto st = check_keys(v, o, p, {"metric", "model", "runtime", "max_drop", "alpha", "noise", "description"}); !st)
+                return st.error();
+            ThresholdRule rule;
+            for (auto [key, target] : {std::pair<const char*, std::string*>{"metric", &rule.metric},
+                                       {"model", &rule.model}, {"runtime", &rule.runtime}}) {
+                auto f = o.find(key);
+                if (f == o.end()) continue;
+                if (!f->is_string() || f->get<std::string>().empty())
+                    return v.error(p + "/" + key, std::string("\"") + key + "\" must be a non-empty string (a glob)");
+                *target = f->get<std::string>();
+            }
+            if (!valid_metric_name(rule.metric))
+                return v.error(p + "/metric", "metric name \"" + rule.metric + "\" must be \"*\" or lowercase [a-z0-9_]");
+            auto fields = read_fields(v, o, p);
+            if (!fields) return fields.error();
+            if (!fields->max_drop && !fields->alpha && !fields->noise)
+                return v.error(p, "override sets none of max_drop, alpha, noise");
+            rule.fields = *fields;
+            rule.where = v.where(p);
+            file.rules.push_back(std::move(rule));
+        }
+    }
+    return file;
+}
+
+ThresholdFile builtin_default_thresholds() {
+    ThresholdFile f;
+    f.name = "built-in defaults";
+    ThresholdRule any;
+    any.fields = {0.05, 0.05, 0.0};
+    any.where = "built-in";
+    ThresholdRule prefill;
+    prefill.metric = "prefill_tok_s";
+    prefill.fields.max_drop = 0.10;
+    prefill.where = "built-in";
+    f.rules = {any, prefill};
+    return f;
+}
+
+Threshold ThresholdSet::lookup(std::string_view metric, std::string_view model, std::string_view runtime) const {
+    Threshold t;
+    std::vector<std::string> sources;
+    for (const auto& layer : layers_) {
+        for (const auto& rule : layer.rules) {
+            if (rule.metric != "*" && rule.metric != metric) continue;
+            if (!glob_match(rule.model, model) || !glob_match(rule.runtime, runtime)) continue;
+            if (rule.fields.max_drop) t.max_drop = *rule.fields.max_drop;
+            if (rule.fields.alpha) t.alpha = *rule.fields.alpha;
+            if (rule.fields.noise) t.noise = *rule.fields.noise;
+            sources.push_back(rule.where);
+        }
+    }
+    for (const auto& s : sources) t.source += (t.source.empty() ? "" : ", ") + s;
+    return t;
+}
+
+}  // namespace perfgate::gates

@@ -1,0 +1,74 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "perfgate/gates/render.hpp"
+
+using namespace perfgate::gates;
+
+namespace {
+
+GateReport sample_report() {
+    GateReport r;
+    PairReport bad;
+    bad.model = "evil<&\"'>|model";
+    bad.runtime = "mlxcel";
+    bad.host = "h1";
+    bad.harness = "text";
+    MetricCheck m;
+    m.metric = "decode_tok_s";
+    m.verdict = Verdict::regressed;
+    m.baseline_value = 100;
+    m.current_value = 70;
+    m.change = -0.3;
+    m.reason = "line1\nline2 <b> & \x01";
+    bad.metrics.push_back(m);
+    bad.verdict = Verdict::regressed;
+    bad.warnings.push_back("fingerprint changed: a -> b");
+    PairReport fine;
+    fine.model = "fine";
+    fine.runtime = "mlxcel";
+    fine.host = "h1";
+    fine.harness = "text";
+    MetricCheck u;
+    u.metric = "decode_tok_s";
+    fine.metrics.push_back(u);
+    r.pairs = {fine, bad};
+    sort_worst_first(r.pairs);
+    r.warnings.push_back("thresholds/default.json changed");
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("worst first, in every format", "[gates][render]") {
+    auto r = sample_report();
+    CHECK(r.pairs.front().verdict == Verdict::regressed);
+    auto text = render_text(r);
+    CHECK(text.find("regressed") < text.find("unchanged"));
+    CHECK_THAT(text, Catch::Contains("-30.0%") && Catch::Contains("gate: FAIL"));
+}
+
+TEST_CASE("JUnit XML escapes everything and counts failures", "[gates][render]") {
+    auto xml = render_junit(sample_report());
+    CHECK_THAT(xml, Catch::Contains("evil&lt;&amp;&quot;&apos;&gt;|model"));
+    CHECK(xml.find("evil<") == std::string::npos);
+    CHECK(xml.find('\x01') == std::string::npos);
+    CHECK(xml.find("<b>") == std::string::npos);
+    CHECK_THAT(xml, Catch::Contains("tests=\"2\" failures=\"1\""));
+    CHECK_THAT(xml, Catch::Contains("<failure"));
+}
+
+TEST_CASE("markdown escapes table pipes; JSON parses back", "[gates][render]") {
+    auto r = sample_report();
+    auto md = render_markdown(r);
+    CHECK_THAT(md, Catch::Contains("evil<&\"'>\\|model"));
+    CHECK_THAT(md, Catch::Contains("perfgate: FAIL"));
+    auto doc = nlohmann::json::parse(render_json(r));
+    CHECK(doc["exit_code"] == 1);
+    CHECK(doc["pairs"].size() == 2);
+    CHECK(doc["pairs"][0]["model"] == "evil<&\"'>|model");
+    CHECK(doc["pairs"][0]["metrics"][0]["change"].get<double>() == Approx(-0.3));
+    CHECK(report_format_from_string("junit") == ReportFormat::junit);
+    CHECK_FALSE(report_format_from_string("xml"));
+}

@@ -1,0 +1,80 @@
+#include <catch2/catch.hpp>
+
+#include "gate_test_support.hpp"
+#include "perfgate/gates/thresholds.hpp"
+
+using namespace perfgate::gates;
+
+TEST_CASE("the repository's thresholds/default.json is valid and sets decode and prefill", "[gates][thresholds]") {
+    const std::string path = testing::thresholds_dir() + "/default.json";
+    auto file = parse_threshold_file(testing::slurp(path), path);
+    REQUIRE(file);
+    ThresholdSet set;
+    set.add_layer(*file);
+    auto decode = set.lookup("decode_tok_s", "any-model", "mlxcel");
+    auto prefill = set.lookup("prefill_tok_s", "any-model", "mlxcel");
+    CHECK(decode.max_drop > 0);
+    CHECK(decode.alpha > 0);
+    CHECK(prefill.max_drop >= decode.max_drop);
+    CHECK_THAT(decode.source, Catch::Contains("default.json:"));
+}
+
+TEST_CASE("host file overrides per metric and per model/runtime glob, later rules win", "[gates][thresholds]") {
+    auto defaults = parse_threshold_file(R"({
+  "metrics": {
+    "decode_tok_s": { "max_drop": 0.05, "alpha": 0.05 },
+    "*": { "max_drop": 0.2 }
+  }
+})", "default.json");
+    REQUIRE(defaults);
+    auto host = parse_threshold_file(R"({
+  "metrics": { "decode_tok_s": { "noise": 0.02 } },
+  "overrides": [
+    { "model": "gpt-oss-*", "metric": "decode_tok_s", "max_drop": 0.10 },
+    { "model": "gpt-oss-20b*", "runtime": "mlx-lm", "max_drop": 0.15 }
+  ]
+})", "m1ultra.json");
+    REQUIRE(host);
+    ThresholdSet set;
+    set.add_layer(*defaults);
+    set.add_layer(*host);
+
+    auto plain = set.lookup("decode_tok_s", "Qwen3-0.6B-4bit", "mlxcel");
+    CHECK(plain.max_drop == 0.05);
+    CHECK(plain.noise == 0.02);
+    CHECK(set.lookup("decode_tok_s", "gpt-oss-20b-MXFP4-Q4", "mlxcel").max_drop == 0.10);
+    CHECK(set.lookup("decode_tok_s", "gpt-oss-20b-MXFP4-Q4", "mlx-lm").max_drop == 0.15);
+    CHECK(set.lookup("prefill_tok_s", "gpt-oss-20b-MXFP4-Q4", "mlx-lm").max_drop == 0.15);
+    CHECK(set.lookup("prefill_tok_s", "Qwen3-0.6B-4bit", "mlxcel").max_drop == 0.2);  // "*" metric
+    CHECK(set.lookup("ttft_ms", "x", "y").max_drop == 0.2);                            // adapter metric
+    CHECK_THAT(set.lookup("decode_tok_s", "gpt-oss-20b-x", "mlx-lm").source, Catch::Contains("m1ultra.json:5"));
+}
+
+TEST_CASE("invalid thresholds files are errors naming file and line", "[gates][thresholds]") {
+    auto syntax = parse_threshold_file("{\n  \"metrics\": {\n    \"decode_tok_s\": { \"max_drop\": 0.05, }\n  }\n}\n",
+                                       "thresholds/bad.json");
+    REQUIRE_FALSE(syntax);
+    CHECK_THAT(syntax.error().message, Catch::StartsWith("thresholds/bad.json:3:"));
+
+    auto range = parse_threshold_file("{\n  \"metrics\": {\n    \"decode_tok_s\": {\n      \"max_drop\": 5\n    }\n  }\n}\n",
+                                      "h.json");
+    REQUIRE_FALSE(range);
+    CHECK_THAT(range.error().message, Catch::StartsWith("h.json:4:") && Catch::Contains("max_drop"));
+
+    auto unknown = parse_threshold_file("{\n  \"overrides\": [\n    {\"model\": \"x\", \"max_drop\": 0.1},\n"
+                                        "    {\"modle\": \"y\", \"max_drop\": 0.1}\n  ]\n}\n",
+                                        "h.json");
+    REQUIRE_FALSE(unknown);
+    CHECK_THAT(unknown.error().message, Catch::StartsWith("h.json:4:") && Catch::Contains("modle"));
+
+    auto alpha = parse_threshold_file("{\"metrics\": {\"decode_tok_s\": {\"alpha\": 0}}}", "a.json");
+    REQUIRE_FALSE(alpha);
+    CHECK_THAT(alpha.error().message, Catch::Contains("alpha"));
+
+    auto empty_rule = parse_threshold_file("{\n\"overrides\": [ {\"model\": \"x\"} ]\n}", "e.json");
+    REQUIRE_FALSE(empty_rule);
+    CHECK_THAT(empty_rule.error().message, Catch::StartsWith("e.json:2:"));
+
+    auto bad_metric = parse_threshold_file("{\"metrics\": {\"Decode\": {\"max_drop\": 0.1}}}", "m.json");
+    REQUIRE_FALSE(bad_metric);
+}

@@ -1,0 +1,85 @@
+#include <fmt/format.h>
+
+#include "perfgate/probes/probe.hpp"
+
+namespace perfgate::probes {
+
+const char* to_string(Backend backend) {
+    switch (backend) {
+        case Backend::rocm: return "rocm";
+        case Backend::cuda: return "cuda";
+        case Backend::metal: return "metal";
+        case Backend::vulkan: return "vulkan";
+        case Backend::cpu: return "cpu";
+    }
+    return "cpu";
+}
+
+std::optional<Backend> backend_from_string(const std::string& text) {
+    for (auto b : {Backend::rocm, Backend::cuda, Backend::metal, Backend::vulkan, Backend::cpu})
+        if (text == to_string(b)) return b;
+    if (text == "hip") return Backend::rocm;
+    return std::nullopt;
+}
+
+namespace {
+template <class T>
+nlohmann::json or_null(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+std::string gib(const std::optional<std::uint64_t>& bytes) {
+    return bytes ? fmt::format("{:.1f} GiB", static_cast<double>(*bytes) / 1073741824.0) : "unknown";
+}
+}  // namespace
+
+nlohmann::json to_json(const HostFacts& f) {
+    return nlohmann::json{
+        {"backend", to_string(f.backend)},
+        {"backend_source", f.backend_source},
+        {"host_tag", f.host_tag},
+        {"hardware", f.hardware},
+        {"device_name", or_null(f.device_name)},
+        {"device_arch", or_null(f.device_arch)},
+        {"reported_arch", or_null(f.reported_arch)},
+        {"device_chip_id", or_null(f.device_chip_id)},
+        {"device_memory_bytes", or_null(f.device_memory_bytes)},
+        {"device_memory_source", or_null(f.device_memory_source)},
+        {"usable_memory_bytes", or_null(f.usable_memory_bytes)},
+        {"memory_headroom", f.headroom_factor},
+        {"memory_headroom_source", f.headroom_source},
+        {"uma", or_null(f.uma)},
+        {"vram_bytes", or_null(f.vram_bytes)},
+        {"gtt_bytes", or_null(f.gtt_bytes)},
+        {"rocm_version", or_null(f.rocm_version)},
+        {"hip_version", or_null(f.hip_version)},
+        {"hsa_runtime_version", or_null(f.hsa_runtime_version)},
+        {"cuda_version", or_null(f.cuda_version)},
+        {"driver_version", or_null(f.driver_version)},
+        {"os", or_null(f.os)},
+        {"kernel", or_null(f.kernel)},
+        {"cpu_model", or_null(f.cpu_model)},
+        {"host_memory_bytes", or_null(f.host_memory_bytes)},
+        {"warnings", f.warnings},
+    };
+}
+
+std::string to_summary(const HostFacts& f) {
+    std::string s = fmt::format("host {} ({})\n", f.host_tag, f.hardware);
+    s += fmt::format("backend  {} (from {})\n", to_string(f.backend), f.backend_source);
+    if (f.device_name || f.device_arch)
+        s += fmt::format("device   {} {}{}{}\n", f.device_name.value_or("unknown"), f.device_arch.value_or("arch unknown"),
+                         f.device_chip_id ? " chip " + *f.device_chip_id : "",
+                         f.reported_arch ? " (reported " + *f.reported_arch + ")" : "");
+    s += fmt::format("memory   {} device ({}){}; usable {} at {:.2f} headroom\n", gib(f.device_memory_bytes),
+                     f.device_memory_source.value_or("no source"),
+                     f.uma ? (*f.uma ? ", unified" : ", dedicated") : "", gib(f.usable_memory_bytes), f.headroom_factor);
+    s += fmt::format("host     {}, {} RAM, {} / kernel {}\n", f.cpu_model.value_or("unknown CPU"), gib(f.host_memory_bytes),
+                     f.os.value_or("unknown OS"), f.kernel.value_or("unknown"));
+    if (f.rocm_version || f.hip_version) s += fmt::format("rocm     {} (HIP {})\n", f.rocm_version.value_or("unknown"), f.hip_version.value_or("unknown"));
+    if (f.cuda_version || f.driver_version) s += fmt::format("driver   {}{}\n", f.driver_version.value_or("unknown"), f.cuda_version ? ", CUDA " + *f.cuda_version : "");
+    for (const auto& w : f.warnings) s += "warning: " + w + "\n";
+    return s;
+}
+
+}  // namespace perfgate::probes

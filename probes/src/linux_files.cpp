@@ -1,0 +1,46 @@
+#include "perfgate/probes/linux_files.hpp"
+
+#include "perfgate/probes/text.hpp"
+
+namespace perfgate::probes {
+
+std::optional<std::uint64_t> parse_meminfo_total_bytes(std::string_view meminfo) {
+    for (const auto& line : split_lines(meminfo)) {
+        if (line.rfind("MemTotal:", 0) != 0) continue;
+        if (auto kib = parse_leading_uint(trim(line.substr(9)))) return *kib * 1024;  // the "kB" is KiB
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> parse_cpuinfo_model(std::string_view cpuinfo) {
+    for (const auto& line : split_lines(cpuinfo)) {
+        const auto kv = split_key_value(line);
+        if (kv && kv->first == "model name" && !kv->second.empty()) return kv->second;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> parse_os_release_name(std::string_view os_release) {
+    for (const auto& line : split_lines(os_release)) {
+        if (line.rfind("PRETTY_NAME=", 0) != 0) continue;
+        auto value = trim(line.substr(12));
+        if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
+            value = value.substr(1, value.size() - 2);
+        if (!value.empty()) return value;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::uint64_t> parse_sysfs_number(std::string_view text) {
+    const auto t = trim(text);
+    if (t.rfind("0x", 0) == 0) {
+        try {
+            return std::stoull(t.substr(2), nullptr, 16);
+        } catch (...) {
+            return std::nullopt;
+        }
+    }
+    return parse_leading_uint(t);
+}
+
+}  // namespace perfgate::probes

@@ -1,0 +1,77 @@
+#include "perfgate/probes/llama_cpp.hpp"
+
+#include <regex>
+
+#include "perfgate/probes/text.hpp"
+
+namespace perfgate::probes {
+
+namespace {
+constexpr std::uint64_t mib = 1024ULL * 1024ULL;
+
+std::string backend_word(const std::string& word) {
+    const auto lower = to_lower(word);
+    return lower == "hip" ? "rocm" : lower;
+}
+
+LlamaCppDevice& device_at(LlamaCppDevices& out, int index) {
+    for (auto& d : out.devices)
+        if (d.index == index) return d;
+    out.devices.push_back(LlamaCppDevice{});
+    out.devices.back().index = index;
+    return out.devices.back();
+}
+}  // namespace
+
+LlamaCppDevices parse_llama_cpp_devices(std::string_view raw) {
+    static const std::regex found_re(R"(ggml_cuda_init: found (\d+) (ROCm|CUDA) devices(?: \(Total VRAM: (\d+) MiB\))?:)");
+    static const std::regex failed_re(R"(ggml_cuda_init: (failed to initialize (ROCm|CUDA): .*)$)");
+    // Old and new device lines: optional ", Wave Size: N" and ", VRAM: N MiB" suffixes.
+    static const std::regex device_re(
+        R"(^\s*Device (\d+): (.+?), (?:(gfx[0-9a-f]+) \((0x[0-9a-f]+)\)|compute capability (\d+\.\d+)), VMM: (?:yes|no)(?:, Wave Size: \d+)?(?:, VRAM: (\d+) MiB)?\s*$)");
+    static const std::regex vulkan_re(R"(^ggml_vulkan: (\d+) = (.+?) \| uma: ([01]))");
+    static const std::regex radv_re(R"(\(RADV (GFX[0-9A-F]+)\))");
+    static const std::regex list_re(R"(^\s*(ROCm|CUDA|Vulkan|Metal|MTL)(\d+): (.+) \((\d+) MiB, \d+ MiB free\)\s*$)");
+    LlamaCppDevices out;
+    for (const auto& line : split_lines(strip_ansi(raw))) {
+        std::smatch m;
+        if (std::regex_search(line, m, found_re)) {
+            out.backend = backend_word(m[2].str());
+            if (m[3].matched) out.total_vram_bytes = std::stoull(m[3].str()) * mib;
+        } else if (std::regex_search(line, m, failed_re)) {
+            out.init_failure = m[1].str();
+        } else if (std::regex_match(line, m, device_re)) {
+            auto& d = device_at(out, std::stoi(m[1].str()));
+            d.name = m[2].str();
+            if (m[3].matched) {
+                d.gfx_arch = m[3].str();
+                d.pci_id = static_cast<std::uint32_t>(std::stoul(m[4].str().substr(2), nullptr, 16));
+            }
+            if (m[5].matched) d.compute_cap = m[5].str();
+            if (m[6].matched) d.vram_bytes = std::stoull(m[6].str()) * mib;
+        } else if (std::regex_search(line, m, vulkan_re)) {
+            out.backend = out.backend.value_or("vulkan");
+            auto& d = device_at(out, std::stoi(m[1].str()));
+            std::string name = m[2].str();
+            std::smatch tag;
+            if (std::regex_search(name, tag, radv_re)) d.gfx_arch = to_lower(tag[1].str());
+            // The name ends with the driver tags: "(RADV GFX1151) (radv)" or "(AMD open-source driver)".
+            while (name.size() > 1 && name.back() == ')') {
+                const auto open = name.rfind(" (");
+                if (open == std::string::npos) break;
+                name = trim(name.substr(0, open));
+            }
+            d.name = name;
+            d.uma = m[3].str() == "1";
+        } else if (std::regex_match(line, m, list_re)) {
+            const auto kind = m[1].str();
+            out.backend = out.backend.value_or(kind == "MTL" ? "metal" : backend_word(kind));
+            auto& d = device_at(out, std::stoi(m[2].str()));
+            if (d.name.empty()) d.name = m[3].str();
+            d.vram_bytes = std::stoull(m[4].str()) * mib;
+        }
+    }
+    return out;
+}
+
+}  // namespace perfgate::probes
