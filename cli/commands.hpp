@@ -6,7 +6,10 @@
 namespace perfgate::cli {
 extern int exit_status;
 
+void add_forge_command(CLI::App& app);  // forge_command.cpp
+void add_run_command(CLI::App& app);    // run_command.cpp
 void add_gate_command(CLI::App& app);   // gate_command.cpp
 void add_probe_command(CLI::App& app);   // probe_command.cpp
 void add_report_command(CLI::App& app);  // report_command.cpp
+void add_calibrate_command(CLI::App& app);  // calibrate_command.cpp
 }

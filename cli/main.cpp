@@ -17,9 +17,12 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("perfgate ") + PERFGATE_VERSION);
     app.require_subcommand(0, 1);
     // Subcommand registrations (one line each):
+    perfgate::cli::add_forge_command(app);
+    perfgate::cli::add_run_command(app);
     perfgate::cli::add_gate_command(app);
     perfgate::cli::add_probe_command(app);
     perfgate::cli::add_report_command(app);
+    perfgate::cli::add_calibrate_command(app);
 
     try {
         app.parse(argc, argv);

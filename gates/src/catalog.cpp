@@ -55,6 +55,7 @@ Expected<ModelCatalog> parse_model_catalog(std::string_view text, const std::str
     ModelCatalog catalog;
     std::size_t line_no = 0, name_col = 0, alias_col = 0;
     bool have_header = false;
+    std::unordered_map<std::string, std::pair<std::string, std::size_t>> claimed;  // name -> (local_name, line)
     std::size_t start = 0;
     while (start < text.size()) {
         auto end = text.find('\n', start);
@@ -79,10 +80,22 @@ Expected<ModelCatalog> parse_model_catalog(std::string_view text, const std::str
         }
         if (cols.size() <= name_col || trim(cols[name_col]).empty())
             return make_error(name + ":" + std::to_string(line_no) + ": row without a local_name");
+        const std::string local_name = trim(cols[name_col]);
         std::vector<std::string> aliases;
         if (cols.size() > alias_col)
             for (auto& a : split(cols[alias_col], ';')) aliases.push_back(trim(a));
-        catalog.add(trim(cols[name_col]), aliases);
+        // A name claimed by two models would resolve to one of them while still listed as a
+        // spelling of the other: refuse the ambiguity instead of pairing rows of different models.
+        std::vector<std::string> names{local_name};
+        for (const auto& a : aliases)
+            if (!a.empty()) names.push_back(a);
+        for (const auto& n : names) {
+            const auto [it, fresh] = claimed.emplace(n, std::make_pair(local_name, line_no));
+            if (!fresh && it->second.first != local_name)
+                return make_error(name + ":" + std::to_string(line_no) + ": \"" + n + "\" already names \"" +
+                                  it->second.first + "\" (line " + std::to_string(it->second.second) + ")");
+        }
+        catalog.add(local_name, aliases);
     }
     if (!have_header) return make_error(name + ":1: empty catalog");
     return catalog;

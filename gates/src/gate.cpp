@@ -375,8 +375,14 @@ Expected<GateReport> run_gate(const GateOptions& options) {
         CurrentFile c;
         c.context.file_name = parse_benchmark_file_name(options.results[i]);
         c.context.host_override = options.host;
+        if (!options.exclude_run_id.empty()) {
+            // Judging one run inside a day's file: its rows are the current ones, and the file's
+            // other runs stay available as baselines.
+            std::erase_if(files[i].rows, [&](const ResultRow& r) { return r.run_id != options.exclude_run_id; });
+        } else {
+            c.identity = detail::identity_of(options.results[i]);
+        }
         c.rows = &files[i].rows;
-        c.identity = detail::identity_of(options.results[i]);
         current.push_back(c);
     }
     return gate_current(current, options);

@@ -58,6 +58,8 @@ Status BenchmarkHistory::load(HistoryFile& file, const ModelCatalog& catalog) {
     }
     auto parsed = parse_results_csv(*file.text, file.display_path);
     if (!parsed) return parsed.error();
+    if (!file.exclude_run_id.empty())
+        std::erase_if(parsed->rows, [&](const ResultRow& r) { return r.run_id == file.exclude_run_id; });
     file.parsed = std::make_unique<ResultFile>(std::move(*parsed));
     file.text.reset();  // the rows hold what is needed now
     file.groups = group_rows(file.parsed->rows, RowContext{file.name, {}}, catalog);

@@ -49,6 +49,7 @@ std::string render_json(const GateReport& report) {
                          {"baseline_source", p.baseline_source},
                          {"current_rows", p.current_rows},
                          {"baseline_rows", p.baseline_rows},
+                         {"reruns", p.reruns},
                          {"verdict", to_string(p.verdict)},
                          {"reason", p.reason},
                          {"warnings", p.warnings},

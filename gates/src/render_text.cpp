@@ -18,6 +18,7 @@ std::string render_text(const GateReport& report) {
             if (m.p_value) test += fmt::format(" p={:.3g}", *m.p_value);
             if (!test.empty() && !detail::samples_note(m).empty()) test += " " + detail::samples_note(m);
             std::string note = m.reason;
+            if (i == 0 && p.reruns > 0) note += fmt::format("{}{} rerun(s)", note.empty() ? "" : "; ", p.reruns);
             if (i == 0)
                 for (const auto& w : p.warnings) note += (note.empty() ? "" : "; ") + w;
             lines.push_back({to_string(m.verdict), i == 0 ? detail::pair_title(p) : "", m.metric,

@@ -95,7 +95,7 @@ Status Sources::add_history(BenchmarkHistory& history, const std::set<std::strin
             std::string path = entry.path().generic_string();
             // Resolving a path costs system calls; only a file named like a results file can be one.
             std::string identity = result_names.count(entry.path().filename().string()) ? identity_of(path) : path;
-            history.add(HistoryFile{path, identity, *name, [path] { return read_disk(path); }, {}, {}, {}, {}});
+            history.add(HistoryFile{path, identity, *name, [path] { return read_disk(path); }, {}, {}, {}, {}, {}, options_.exclude_run_id});
         }
         return Ok{};
     }
@@ -116,7 +116,7 @@ Status Sources::add_history(BenchmarkHistory& history, const std::set<std::strin
         auto text = std::make_shared<std::string>(std::move((*blobs)[i]));
         std::string display = *options_.baseline_ref + ":" + files[i].first;
         history.add(HistoryFile{display, identity_of((bfs::path(repo_root_) / files[i].first).string()), files[i].second,
-                                [text]() -> Expected<std::string> { return *text; }, {}, {}, {}, {}});
+                                [text]() -> Expected<std::string> { return *text; }, {}, {}, {}, {}, {}, options_.exclude_run_id});
     }
     return Ok{};
 }
@@ -130,11 +130,11 @@ Expected<HistoryFile> Sources::baseline_file(const std::string& path) const {
             if (!blobs) return blobs.error();
             auto text = std::make_shared<std::string>(std::move(blobs->front()));
             return HistoryFile{*options_.baseline_ref + ":" + rel, identity_of(path), name,
-                               [text]() -> Expected<std::string> { return *text; }, {}, {}, {}, {}};
+                               [text]() -> Expected<std::string> { return *text; }, {}, {}, {}, {}, {}, options_.exclude_run_id};
         }
     }
     if (!bfs::exists(path)) return make_error(path + ": --baseline file does not exist");
-    return HistoryFile{path, identity_of(path), name, [path] { return read_disk(path); }, {}, {}, {}, {}};
+    return HistoryFile{path, identity_of(path), name, [path] { return read_disk(path); }, {}, {}, {}, {}, {}, options_.exclude_run_id};
 }
 
 Expected<std::vector<std::string>> Sources::pull_request_warnings(const std::set<std::string>& results) const {

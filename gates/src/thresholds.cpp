@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "json_locate.hpp"
@@ -77,6 +78,72 @@ Status check_keys(const Validator& v, const json& obj, const std::string& pointe
     return Ok{};
 }
 
+// Offset in text of the first '...'-quoted excerpt of an exception message (0 when absent).
+std::size_t offset_of_quoted(std::string_view text, std::string_view what) {
+    const auto open = what.find('\'');
+    const auto close = what.rfind('\'');
+    if (open == std::string_view::npos || close <= open + 1) return 0;
+    const auto at = text.find(what.substr(open + 1, close - open - 1));
+    return at == std::string_view::npos ? 0 : at;
+}
+
+// Optional "calibration" facts written by perfgate calibrate (docs/verdict-quality.md): informational,
+// never used for a verdict, but validated like the rest so a hand edit cannot smuggle in nonsense.
+Status check_calibration(const Validator& v, const json& obj, const std::string& pointer, bool top_level) {
+    if (!obj.is_object()) return v.error(pointer, "\"calibration\" must be an object");
+    enum class Kind { text, count, fraction, positive, non_negative, count_or_null };
+    struct Spec {
+        const char* key;
+        Kind kind;
+    };
+    static const Spec top[] = {{"suite", Kind::text}, {"host_tag", Kind::text}, {"date", Kind::text},
+                               {"runs", Kind::count}, {"repetitions", Kind::count},
+                               {"target_false_alarm", Kind::fraction}, {"power", Kind::fraction}};
+    static const Spec per_metric[] = {{"readings", Kind::count}, {"median", Kind::positive}, {"mad", Kind::non_negative},
+                                      {"robust_cv", Kind::non_negative}, {"cv", Kind::non_negative},
+                                      {"min_detectable_effect", Kind::non_negative},
+                                      {"single_reading_min_detectable_effect", Kind::non_negative},
+                                      {"repetitions_for_5pct", Kind::count_or_null},
+                                      {"repetitions_for_10pct", Kind::count_or_null}};
+    const Spec* begin = top_level ? std::begin(top) : std::begin(per_metric);
+    const Spec* end = top_level ? std::end(top) : std::end(per_metric);
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        const std::string p = pointer + "/" + it.key();
+        const Spec* spec = std::find_if(begin, end, [&](const Spec& s) { return it.key() == s.key; });
+        if (spec == end) {
+            std::string list;
+            for (const Spec* s = begin; s != end; ++s) list += (list.empty() ? "" : ", ") + std::string(s->key);
+            return v.error(p, "unknown key \"" + it.key() + "\" in \"calibration\" (allowed: " + list + ")");
+        }
+        const json& x = *it;
+        const std::string key = "\"" + it.key() + "\"";
+        switch (spec->kind) {
+            case Kind::text:
+                if (!x.is_string()) return v.error(p, key + " must be a string");
+                break;
+            case Kind::count_or_null:
+                if (x.is_null()) break;
+                [[fallthrough]];
+            case Kind::count:
+                if (!x.is_number_integer() || x.get<long long>() < 1)
+                    return v.error(p, key + " must be a whole number >= 1" +
+                                          std::string(spec->kind == Kind::count_or_null ? " or null" : ""));
+                break;
+            case Kind::fraction:
+                if (!x.is_number() || !(x.get<double>() > 0 && x.get<double>() < 1))
+                    return v.error(p, key + " must be a number with 0 < x < 1");
+                break;
+            case Kind::positive:
+                if (!x.is_number() || !(x.get<double>() > 0)) return v.error(p, key + " must be a number > 0");
+                break;
+            case Kind::non_negative:
+                if (!x.is_number() || !(x.get<double>() >= 0)) return v.error(p, key + " must be a number >= 0");
+                break;
+        }
+    }
+    return Ok{};
+}
+
 bool glob_match(const std::string& pattern, std::string_view value) {
     if (pattern == "*") return true;
     return fnmatch(pattern.c_str(), std::string(value).c_str(), 0) == 0;
@@ -100,10 +167,17 @@ Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::s
         auto cut = what.find("syntax error");
         return make_error(name + ":" + std::to_string(line) + ": invalid JSON: " +
                           (cut == std::string::npos ? what : what.substr(cut)));
+    } catch (const json::exception& e) {
+        // A number too large for a double ("1e400") is out_of_range.406, which carries the number
+        // but no position: find the number in the text for the line.
+        return make_error(name + ":" + std::to_string(line_of_offset(text, offset_of_quoted(text, e.what()))) +
+                          ": invalid JSON: " + e.what());
     }
     Validator v{text, name, detail::locate_json_values(text)};
     if (!doc.is_object()) return v.error("", "the thresholds file must be a JSON object");
-    if (auto st = check_keys(v, doc, "", {"description", "metrics", "overrides"}); !st) return st.error();
+    if (auto st = check_keys(v, doc, "", {"description", "calibration", "metrics", "overrides"}); !st) return st.error();
+    if (auto it = doc.find("calibration"); it != doc.end())
+        if (auto st = check_calibration(v, *it, "/calibration", true); !st) return st.error();
 
     ThresholdFile file;
     file.name = name;
@@ -138,8 +212,10 @@ Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::s
             const json& o = (*it)[i];
             const std::string p = "/overrides/" + std::to_string(i);
             if (!o.is_object()) return v.error(p, "each override must be an object");
-            if (auto st = check_keys(v, o, p, {"metric", "model", "runtime", "max_drop", "alpha", "noise", "description"}); !st)
+            if (auto st = check_keys(v, o, p, {"metric", "model", "runtime", "max_drop", "alpha", "noise", "description", "calibration"}); !st)
                 return st.error();
+            if (auto c = o.find("calibration"); c != o.end())
+                if (auto st = check_calibration(v, *c, p + "/calibration", false); !st) return st.error();
             ThresholdRule rule;
             for (auto [key, target] : {std::pair<const char*, std::string*>{"metric", &rule.metric},
                                        {"model", &rule.model}, {"runtime", &rule.runtime}}) {

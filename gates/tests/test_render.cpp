@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "perfgate/gates/render.hpp"
 
@@ -71,4 +72,32 @@ TEST_CASE("markdown escapes table pipes; JSON parses back", "[gates][render]") {
     CHECK(doc["pairs"][0]["metrics"][0]["change"].get<double>() == Approx(-0.3));
     CHECK(report_format_from_string("junit") == ReportFormat::junit);
     CHECK_FALSE(report_format_from_string("xml"));
+}
+
+TEST_CASE("a crafted model name adds no rows, columns, test cases or XML", "[gates][render][security]") {
+    GateReport r = sample_report();
+    r.pairs[0].model = "x</testcase><testcase name=\"pwned\"/>|extra column|\n| forged | row |\r\n- note";
+    auto md = render_markdown(r);
+    // One header, one separator and one line per metric; no line starts a forged row.
+    std::size_t table_lines = 0, pipes_in_bad_line = 0;
+    std::istringstream lines(md);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("|", 0) == 0) ++table_lines;
+        if (line.find("pwned") != std::string::npos)
+            for (std::size_t i = 0; i < line.size(); ++i)
+                if (line[i] == '|' && (i == 0 || line[i - 1] != '\\')) ++pipes_in_bad_line;
+        CHECK(line.rfind("| forged", 0) != 0);
+    }
+    CHECK(table_lines == 3 + 3);  // header, separator and one metric line in each of the two tables
+    CHECK(pipes_in_bad_line == 9);  // the table's own 9 column borders, the name's pipes escaped
+    auto xml = render_junit(r);
+    auto count = [&](const std::string& what) {
+        std::size_t n = 0;
+        for (auto p = xml.find(what); p != std::string::npos; p = xml.find(what, p + 1)) ++n;
+        return n;
+    };
+    CHECK(count("<testcase ") == 2);
+    CHECK(count("</testcase>") == 2);
+    CHECK(xml.find("pwned\"") == std::string::npos);
+    CHECK_THAT(xml, Catch::Contains("x&lt;/testcase&gt;&lt;testcase name=&quot;pwned&quot;/&gt;|extra column|&#10;"));
 }

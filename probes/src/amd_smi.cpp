@@ -16,7 +16,8 @@ AmdSmiReport parse_amd_smi(std::string_view raw) {
         if (!report.rocm_version && std::regex_search(line, m, rocm_re)) report.rocm_version = m[1].str();
         else if (!report.device_name && std::regex_search(line, m, name_re)) report.device_name = m[1].str();
         else if (!report.vram_total_bytes && std::regex_search(line, m, usage_re))
-            report.vram_total_bytes = std::stoull(m[2].str()) * 1024 * 1024;  // amd-smi "MB" are MiB
+            if (auto mib = parse_leading_uint(m[2].str()))
+                report.vram_total_bytes = checked_multiply(*mib, 1024 * 1024);  // amd-smi "MB" are MiB
     }
     return report;
 }

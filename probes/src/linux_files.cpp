@@ -7,7 +7,7 @@ namespace perfgate::probes {
 std::optional<std::uint64_t> parse_meminfo_total_bytes(std::string_view meminfo) {
     for (const auto& line : split_lines(meminfo)) {
         if (line.rfind("MemTotal:", 0) != 0) continue;
-        if (auto kib = parse_leading_uint(trim(line.substr(9)))) return *kib * 1024;  // the "kB" is KiB
+        if (auto kib = parse_leading_uint(trim(line.substr(9)))) return checked_multiply(*kib, 1024);  // the "kB" is KiB
     }
     return std::nullopt;
 }

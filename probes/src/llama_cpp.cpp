@@ -9,6 +9,12 @@ namespace perfgate::probes {
 namespace {
 constexpr std::uint64_t mib = 1024ULL * 1024ULL;
 
+// "N" MiB as bytes; nullopt when the digits do not fit (a size no device has).
+std::optional<std::uint64_t> mib_bytes(const std::string& digits) {
+    if (auto n = parse_leading_uint(digits)) return checked_multiply(*n, mib);
+    return std::nullopt;
+}
+
 std::string backend_word(const std::string& word) {
     const auto lower = to_lower(word);
     return lower == "hip" ? "rocm" : lower;
@@ -37,21 +43,25 @@ LlamaCppDevices parse_llama_cpp_devices(std::string_view raw) {
         std::smatch m;
         if (std::regex_search(line, m, found_re)) {
             out.backend = backend_word(m[2].str());
-            if (m[3].matched) out.total_vram_bytes = std::stoull(m[3].str()) * mib;
+            if (m[3].matched) out.total_vram_bytes = mib_bytes(m[3].str());
         } else if (std::regex_search(line, m, failed_re)) {
             out.init_failure = m[1].str();
         } else if (std::regex_match(line, m, device_re)) {
-            auto& d = device_at(out, std::stoi(m[1].str()));
+            const auto index = parse_index(m[1].str());
+            if (!index) continue;
+            auto& d = device_at(out, *index);
             d.name = m[2].str();
             if (m[3].matched) {
                 d.gfx_arch = m[3].str();
-                d.pci_id = static_cast<std::uint32_t>(std::stoul(m[4].str().substr(2), nullptr, 16));
+                d.pci_id = parse_hex_u32(m[4].str());
             }
             if (m[5].matched) d.compute_cap = m[5].str();
-            if (m[6].matched) d.vram_bytes = std::stoull(m[6].str()) * mib;
+            if (m[6].matched) d.vram_bytes = mib_bytes(m[6].str());
         } else if (std::regex_search(line, m, vulkan_re)) {
+            const auto index = parse_index(m[1].str());
+            if (!index) continue;
             out.backend = out.backend.value_or("vulkan");
-            auto& d = device_at(out, std::stoi(m[1].str()));
+            auto& d = device_at(out, *index);
             std::string name = m[2].str();
             std::smatch tag;
             if (std::regex_search(name, tag, radv_re)) d.gfx_arch = to_lower(tag[1].str());
@@ -65,10 +75,12 @@ LlamaCppDevices parse_llama_cpp_devices(std::string_view raw) {
             d.uma = m[3].str() == "1";
         } else if (std::regex_match(line, m, list_re)) {
             const auto kind = m[1].str();
+            const auto index = parse_index(m[2].str());
+            if (!index) continue;
             out.backend = out.backend.value_or(kind == "MTL" ? "metal" : backend_word(kind));
-            auto& d = device_at(out, std::stoi(m[2].str()));
+            auto& d = device_at(out, *index);
             if (d.name.empty()) d.name = m[3].str();
-            d.vram_bytes = std::stoull(m[4].str()) * mib;
+            d.vram_bytes = mib_bytes(m[4].str());
         }
     }
     return out;

@@ -28,9 +28,10 @@ MlxcelBackendReport parse_mlxcel_backend(std::string_view raw) {
             r.device_name = m[1].str();
             r.device_vendor = m[2].str();
             if (m[3].matched) {
-                // mlxcel prints bytes / 2^30 with two decimals.
-                const double gib = std::stod(m[3].str());
-                if (gib > 0) r.device_memory_bytes = static_cast<std::uint64_t>(std::llround(gib * 1073741824.0));
+                // mlxcel prints bytes / 2^30 with two decimals; "." or a size past 2^64 bytes is not a size.
+                const auto gib = parse_decimal(m[3].str());
+                const double bytes = gib ? std::round(*gib * 1073741824.0) : 0.0;
+                if (bytes >= 1.0 && bytes < 18446744073709551616.0) r.device_memory_bytes = static_cast<std::uint64_t>(bytes);
             }
         } else if (!r.runtime_device && std::regex_match(line, m, device_re)) {
             r.runtime_device = trim(m[1].str());

@@ -23,7 +23,7 @@ std::vector<std::string> split_csv(const std::string& line) {
 
 // "143771", "143771 MiB"; "[N/A]", "N/A" and "Not Supported" are unknown.
 std::optional<std::uint64_t> mib_cell(const std::string& cell) {
-    if (auto n = parse_leading_uint(cell)) return *n * mib;
+    if (auto n = parse_leading_uint(cell)) return checked_multiply(*n, mib);
     return std::nullopt;
 }
 }  // namespace
@@ -45,7 +45,7 @@ NvidiaSmiTable parse_nvidia_smi(std::string_view raw) {
         } else if (expect_memory_row) {
             expect_memory_row = false;
             if (std::regex_search(line, m, memory_re) && m[2].matched)
-                table.gpus.back().memory_total_bytes = std::stoull(m[2].str()) * mib;
+                if (auto n = parse_leading_uint(m[2].str())) table.gpus.back().memory_total_bytes = checked_multiply(*n, mib);
         }
     }
     return table;

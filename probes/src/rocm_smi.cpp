@@ -19,11 +19,7 @@ RocmSmiCard& card_at(RocmSmiReport& report, int index) {
 std::optional<std::uint32_t> parse_hex_id(const std::string& text) {
     const auto t = trim(text);
     if (t.rfind("0x", 0) != 0 && t.rfind("0X", 0) != 0) return std::nullopt;
-    try {
-        return static_cast<std::uint32_t>(std::stoul(t.substr(2), nullptr, 16));
-    } catch (...) {
-        return std::nullopt;
-    }
+    return parse_hex_u32(t);
 }
 
 // One key of either form; the keys are the same words in the text and the JSON output.
@@ -42,7 +38,9 @@ RocmSmiReport parse_json_form(const nlohmann::json& doc) {
     for (const auto& [name, fields] : doc.items()) {
         std::smatch m;
         if (!std::regex_match(name, m, card_re) || !fields.is_object()) continue;
-        auto& card = card_at(report, std::stoi(m[1].str()));
+        const auto index = parse_index(m[1].str());
+        if (!index) continue;  // more digits than any card index
+        auto& card = card_at(report, *index);
         for (const auto& [key, value] : fields.items())
             if (value.is_string()) apply_field(card, key, value.get<std::string>());
     }
@@ -66,7 +64,9 @@ RocmSmiReport parse_rocm_smi(std::string_view raw) {
         }
         std::smatch m;
         if (!std::regex_match(line, m, line_re)) continue;
-        apply_field(card_at(report, std::stoi(m[1].str())), trim(m[2].str()), trim(m[3].str()));
+        const auto index = parse_index(m[1].str());
+        if (!index) continue;
+        apply_field(card_at(report, *index), trim(m[2].str()), trim(m[3].str()));
     }
     return report;
 }

@@ -61,9 +61,9 @@ RocminfoReport parse_rocminfo(std::string_view raw) {
             else if (key == "Device Type") agent->device_type = value;
             else if (key == "Memory Properties") agent->apu = value.find("APU") != std::string::npos;
             else if (key == "Chip ID") {
-                if (auto n = leading_number(value); n && *n > 0) agent->chip_id = static_cast<std::uint32_t>(*n);
+                if (auto n = leading_number(value); n && *n > 0 && *n <= UINT32_MAX) agent->chip_id = static_cast<std::uint32_t>(*n);
             } else if (key == "Compute Unit") {
-                if (auto n = leading_number(value)) agent->compute_units = static_cast<std::uint32_t>(*n);
+                if (auto n = leading_number(value); n && *n <= UINT32_MAX) agent->compute_units = static_cast<std::uint32_t>(*n);
             } else if (key == "ISA Info") {
                 in_pool = false;
             }
@@ -73,10 +73,9 @@ RocminfoReport parse_rocminfo(std::string_view raw) {
         if (key == "Segment") {
             pool_is_global = value.rfind("GLOBAL", 0) == 0;
         } else if (key == "Size" && pool_is_global && value.find("KB") != std::string::npos) {
-            if (auto kib = leading_number(value)) {
-                const std::uint64_t bytes = *kib * 1024;
-                if (!agent->largest_global_pool_bytes || bytes > *agent->largest_global_pool_bytes)
-                    agent->largest_global_pool_bytes = bytes;
+            if (auto kib = leading_number(value); auto bytes = kib ? checked_multiply(*kib, 1024) : std::nullopt) {
+                if (!agent->largest_global_pool_bytes || *bytes > *agent->largest_global_pool_bytes)
+                    agent->largest_global_pool_bytes = *bytes;
             }
         }
     }

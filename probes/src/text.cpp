@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <limits>
 
 namespace perfgate::probes {
@@ -77,6 +78,25 @@ std::optional<std::uint64_t> parse_leading_uint(std::string_view text) {
         if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return std::nullopt;
         value = value * 10 + digit;
     }
+    return value;
+}
+
+std::optional<std::uint64_t> checked_multiply(std::uint64_t n, std::uint64_t unit) {
+    if (unit != 0 && n > std::numeric_limits<std::uint64_t>::max() / unit) return std::nullopt;
+    return n * unit;
+}
+
+std::optional<int> parse_index(std::string_view text) {
+    const auto n = parse_leading_uint(text);
+    if (!n || *n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) return std::nullopt;
+    return static_cast<int>(*n);
+}
+
+std::optional<std::uint32_t> parse_hex_u32(std::string_view text) {
+    if (text.rfind("0x", 0) == 0 || text.rfind("0X", 0) == 0) text.remove_prefix(2);
+    std::uint32_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+    if (ec != std::errc() || end == text.data()) return std::nullopt;
     return value;
 }
 

@@ -23,6 +23,9 @@ struct GateOptions {
     std::string host;                           // host tag override (rows and file names otherwise)
     StatTest test = StatTest::welch_t;
     bool report_missing = true;                 // list baseline pairs not run now
+    // Rows of this run (the run_id column) are never part of a baseline: a perf pair test gates
+    // its row after appending it to the day's file, which may hold an earlier run of the same day.
+    std::string exclude_run_id;
 };
 
 // Bad input (unreadable CSV, invalid thresholds, git failure) is an Error: exit code 2.

@@ -29,6 +29,7 @@ struct HistoryFile {
     std::vector<SampleGroup> groups;
     std::unordered_map<std::string, std::vector<std::size_t>> by_model_key;
     std::unordered_set<std::string> models;  // model names as written
+    std::string exclude_run_id;              // rows of this run are dropped on load (GateOptions)
 };
 
 class BenchmarkHistory {

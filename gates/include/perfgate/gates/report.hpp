@@ -59,6 +59,7 @@ struct PairReport {
     std::string baseline_date;
     std::size_t current_rows = 0;  // repeated rows of the pair in one file are samples
     std::size_t baseline_rows = 0;
+    std::size_t reruns = 0;        // adaptive repetitions: extra runs taken while inconclusive (adaptive.hpp)
     Verdict verdict = Verdict::unchanged;  // worst of the metric checks, or the status verdict
     std::string reason;
     std::vector<MetricCheck> metrics;

@@ -17,6 +17,12 @@ std::vector<std::string> split_lines(std::string_view text);
 std::optional<std::pair<std::string, std::string>> split_key_value(std::string_view line, char sep = ':');
 // Leading decimal digits as an integer; nullopt when there are none or they overflow.
 std::optional<std::uint64_t> parse_leading_uint(std::string_view text);
+// n * unit, or nullopt when the product does not fit in 64 bits (a size no tool really printed).
+std::optional<std::uint64_t> checked_multiply(std::uint64_t n, std::uint64_t unit);
+// Leading decimal digits as an index (card, device); nullopt when none or above INT_MAX.
+std::optional<int> parse_index(std::string_view text);
+// A hexadecimal id ("1586", after any "0x") that fits in 32 bits; nullopt otherwise.
+std::optional<std::uint32_t> parse_hex_u32(std::string_view text);
 // A decimal number that may use a comma as the decimal separator ("73728,00").
 std::optional<double> parse_decimal(std::string_view text);
 std::string to_lower(std::string_view text);

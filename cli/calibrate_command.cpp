@@ -1,0 +1,189 @@
+// perfgate calibrate: runs a suite K times unchanged on this host (A/A), estimates every pair's
+// run-to-run noise and writes thresholds/<host_tag>.json with thresholds that hold a target
+// false-alarm rate. Orchestration only: the runs are perf's run_pair, the statistics gates/calibrate.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.hpp"
+#include "perfgate/core/exit_codes.hpp"
+#include "perfgate/gates/calibrate.hpp"
+#include "perfgate/gates/thresholds.hpp"
+#include "perfgate/perf/host_probe.hpp"
+#include "perfgate/perf/launcher.hpp"
+#include "perfgate/perf/pair_runner.hpp"
+#include "perfgate/perf/suite.hpp"
+
+namespace perfgate::cli {
+namespace {
+
+struct CalibrateOptions {
+    std::string suite;
+    std::vector<std::string> pairs;
+    std::size_t runs = 8;
+    double target_false_alarm = 0.01;
+    double power = 0.95;
+    std::size_t repetitions = 0;  // 0: the suite's workload repetitions
+    std::string output;           // default: <thresholds-dir>/<host_tag>.json
+    std::string thresholds_dir = "thresholds";
+    std::string host_json;
+    std::vector<std::string> binaries;
+    std::string forge_dir = "build/forged";
+#ifdef PERFGATE_DEFAULT_VOCAB_DIR
+    std::string vocab_dir = PERFGATE_DEFAULT_VOCAB_DIR;
+#else
+    std::string vocab_dir;
+#endif
+    std::string results_dir;  // empty: the calibration runs are not recorded
+};
+
+int fail(const std::string& message) {
+    std::cerr << "perfgate calibrate: " << message << '\n';
+    return exit_code::usage;
+}
+
+// The policy the calibration starts from: thresholds/default.json alone (or the built-in defaults),
+// never an earlier host file, so recalibrating does not ratchet on its own output.
+Expected<gates::ThresholdSet> base_thresholds(const std::string& dir) {
+    gates::ThresholdSet set;
+    const std::filesystem::path file = std::filesystem::path(dir) / "default.json";
+    std::ifstream in(file);
+    if (!in) {
+        set.add_layer(gates::builtin_default_thresholds());
+        return set;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    auto parsed = gates::parse_threshold_file(text.str(), file.string());
+    if (!parsed) return parsed.error();
+    set.add_layer(std::move(*parsed));
+    return set;
+}
+
+int calibrate(const CalibrateOptions& o) {
+    perf::install_termination_handlers();
+    if (o.runs < 3) return fail("--runs must be at least 3 (noise needs 3 readings per pair)");
+    if (!(o.target_false_alarm > 0 && o.target_false_alarm <= 0.5)) return fail("--target-false-alarm must be in (0, 0.5]");
+    if (!(o.power > 0.5 && o.power < 1)) return fail("--power must be in (0.5, 1)");
+    auto suite = perf::load_suite(o.suite);
+    if (!suite) return fail(suite.error().message);
+    auto base = base_thresholds(o.thresholds_dir);
+    if (!base) return fail(base.error().message);
+
+    perf::HostContext host;
+    if (!o.host_json.empty()) {
+        auto read = perf::read_host_context(o.host_json);
+        if (!read) return fail(read.error().message);
+        host = *read;
+    } else {
+        perf::HostProbeOptions po;
+        po.thresholds_dir = o.thresholds_dir;
+        auto probed = perf::probe_host_context(po);
+        if (!probed) return fail(probed.error().message);
+        host = *probed;
+    }
+    if (host.date.empty()) host.date = perf::today();
+    if (host.run_id.empty()) host.run_id = perf::new_run_id();
+
+    perf::PairRequest request;
+    request.host = host;
+    request.results_dir = o.results_dir;
+    request.suffix = o.results_dir.empty() ? "" : "calibration";
+    request.forge_dir = o.forge_dir;
+    request.vocab_dir = o.vocab_dir;
+    for (const auto& b : o.binaries) {
+        const auto eq = b.find('=');
+        if (eq == std::string::npos || eq == 0) return fail("--binary wants RUNTIME=PATH, got \"" + b + "\"");
+        request.binaries[b.substr(0, eq)] = b.substr(eq + 1);
+    }
+    std::vector<perf::SuitePair> selected;
+    if (o.pairs.empty()) selected = suite->pairs;
+    for (const auto& p : o.pairs) {
+        const auto slash = p.find('/');
+        if (slash == std::string::npos) return fail("--pair wants RUNTIME/MODEL, got \"" + p + "\"");
+        selected.push_back({p.substr(0, slash), p.substr(slash + 1)});
+    }
+
+    // Runs are interleaved (every pair once per round) so that a slow drift of the host's load
+    // spreads over all pairs instead of biasing one.
+    std::vector<ResultRow> rows;
+    std::vector<bool> skipped(selected.size(), false);
+    for (std::size_t run = 1; run <= o.runs; ++run) {
+        for (std::size_t i = 0; i < selected.size(); ++i) {
+            if (skipped[i]) continue;
+            perf::PairRequest req = request;
+            req.runtime = selected[i].runtime;
+            req.model = selected[i].model;
+            std::ostringstream measurements;  // CTest measurement lines are not wanted here
+            auto outcome = perf::run_pair(*suite, req, std::cerr, measurements);
+            if (!outcome) return fail(outcome.error().message);
+            std::cerr << fmt::format("perfgate calibrate: run {}/{} {}/{}: {}{}\n", run, o.runs, req.runtime, req.model,
+                                     outcome->status.text, outcome->reason.empty() ? "" : " (" + outcome->reason + ")");
+            if (outcome->exit_code == exit_code::skipped) {
+                skipped[i] = true;  // does not fit or no backend: nothing to calibrate
+                continue;
+            }
+            if (outcome->row) rows.push_back(*outcome->row);
+        }
+    }
+    if (rows.empty()) return fail("no pair of the suite ran on this host; nothing to calibrate");
+
+    gates::CalibrationOptions co;
+    co.target_false_alarm = o.target_false_alarm;
+    co.power = o.power;
+    co.repetitions = o.repetitions ? o.repetitions : static_cast<std::size_t>(suite->workload.repetitions);
+    auto calibrated = gates::calibrate_rows(rows, *base, co);
+    if (!calibrated) return fail(calibrated.error().message);
+
+    gates::CalibrationRun info;
+    info.suite = suite->name;
+    info.host_tag = host.host_tag;
+    info.date = host.date;
+    info.runs = o.runs;
+    info.options = co;
+    const std::string text = gates::render_calibrated_thresholds(info, *calibrated);
+    const std::string output = o.output.empty() ? (std::filesystem::path(o.thresholds_dir) / (host.host_tag + ".json")).string() : o.output;
+    // Written only after it parses back: the gate must be able to load what calibrate writes.
+    if (auto check = gates::parse_threshold_file(text, output); !check) return fail("internal: " + check.error().message);
+    {
+        std::ofstream out(output, std::ios::trunc);
+        out << text;
+        if (!out) return fail(output + ": cannot write");
+    }
+    std::cout << gates::render_calibration_report(info, *calibrated);
+    std::cout << "wrote " << output << '\n';
+    return exit_code::success;
+}
+
+}  // namespace
+
+void add_calibrate_command(CLI::App& app) {
+    auto o = std::make_shared<CalibrateOptions>();
+    auto* cmd = app.add_subcommand("calibrate",
+                                   "Run a suite K times unchanged (A/A), estimate each pair's noise and write "
+                                   "thresholds/<host_tag>.json holding a target false-alarm rate.\n"
+                                   "Exit: 0 written, 2 usage or input error.");
+    cmd->add_option("--suite", o->suite, "Suite manifest (perf/suites/<name>.json)")->required();
+    cmd->add_option("--pair", o->pairs, "RUNTIME/MODEL to calibrate (repeatable; default: every pair of the suite)");
+    cmd->add_option("--runs", o->runs, "Unchanged runs of every pair (at least 3)")->capture_default_str();
+    cmd->add_option("--target-false-alarm", o->target_false_alarm, "False-alarm rate to hold per metric decision")
+        ->capture_default_str();
+    cmd->add_option("--power", o->power, "Detection probability behind the stated minimum detectable effect")
+        ->capture_default_str();
+    cmd->add_option("--repetitions", o->repetitions, "Repetitions per side the gate will see (default: the suite's)");
+    cmd->add_option("--output", o->output, "Thresholds file to write (default: <thresholds-dir>/<host_tag>.json)");
+    cmd->add_option("--thresholds-dir", o->thresholds_dir, "Folder with default.json")->capture_default_str();
+    cmd->add_option("--host-json", o->host_json, "Host facts written by perfgate run --write-host (instead of probing)");
+    cmd->add_option("--binary", o->binaries, "RUNTIME=PATH: use this binary for a runtime of the suite (repeatable)");
+    cmd->add_option("--forge-dir", o->forge_dir, "Cache folder of forged models")->capture_default_str();
+    cmd->add_option("--vocab-dir", o->vocab_dir, "llama.cpp's models/ folder (tokenizers for the forge)");
+    cmd->add_option("--results-dir", o->results_dir, "Also record the calibration runs here (suffix \"calibration\")");
+    cmd->callback([o] { exit_status = calibrate(*o); });
+}
+
+}  // namespace perfgate::cli

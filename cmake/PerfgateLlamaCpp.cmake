@@ -1,0 +1,165 @@
+# The embedded runtime: llama.cpp at the release pinned in scripts/llama-cpp.pin, fetched and
+# verified by scripts/fetch-llama-cpp at configure time and built with ExternalProject inside the
+# build tree (only llama-bench). -DPERFGATE_LLAMA_BENCH=/path/to/llama-bench uses an existing
+# binary instead: nothing is fetched or built.
+#
+# Exposes (as cache variables, so every directory sees them wherever this file is included):
+#   PERFGATE_LLAMA_BENCH_EXECUTABLE  the llama-bench to run
+#   PERFGATE_LLAMA_TARGET            a target to add_dependencies() on before running it
+#                                    (always defined; empty of work for an external binary)
+#   PERFGATE_LLAMA_VOCAB_DIR         llama.cpp's models/ folder, the forge's tokenizers ("" if unknown)
+#   PERFGATE_LLAMA_PIN_FILE          <build>/llama-pin.json, the provenance rows carry
+include_guard(GLOBAL)
+include(ExternalProject)
+
+set(PERFGATE_LLAMA_BACKEND "cpu" CACHE STRING "Backend of the embedded llama.cpp build: cpu, cuda or hip")
+set_property(CACHE PERFGATE_LLAMA_BACKEND PROPERTY STRINGS cpu cuda hip)
+set(PERFGATE_CUDA_ARCHITECTURES "90" CACHE STRING "CUDA architectures for PERFGATE_LLAMA_BACKEND=cuda (e.g. 90 or 86;89)")
+set(PERFGATE_HIP_TARGETS "gfx1151" CACHE STRING "AMD GPU targets for PERFGATE_LLAMA_BACKEND=hip (e.g. gfx1151;gfx1100)")
+set(PERFGATE_LLAMA_BENCH "" CACHE FILEPATH "An existing llama-bench to use instead of fetching and building the pinned llama.cpp")
+# OFF gives a build without any llama.cpp (no network, no 4-minute build): the forge still works
+# with PERFGATE_LLAMA_VOCAB_DIR, and tests that need llama-bench show as Skipped.
+option(PERFGATE_LLAMA_FETCH "Fetch and build the pinned llama.cpp when PERFGATE_LLAMA_BENCH is not given" ON)
+set(PERFGATE_LLAMA_VOCAB_DIR "" CACHE PATH "llama.cpp models/ folder with ggml-vocab-*.gguf (default: the fetched source's)")
+# Native code generation (-march=native): the cpu-perf workflow builds and measures on the same
+# machine, and a portable build would leave AVX2/AVX-512/AMX unused and understate that host's
+# speed, which is what the gate tracks. Rows are keyed by host, so one host's binary is never
+# compared with another's. Turn it off for a binary that must run on other CPUs (a shared CI cache).
+option(PERFGATE_LLAMA_NATIVE "Build the embedded llama.cpp for this CPU (GGML_NATIVE)" ON)
+if(DEFINED ENV{XDG_CACHE_HOME})
+  set(_perfgate_cache_default "$ENV{XDG_CACHE_HOME}/perfgate")
+else()
+  set(_perfgate_cache_default "$ENV{HOME}/.cache/perfgate")
+endif()
+# Outside the build tree so that a fresh build folder does not download again.
+set(PERFGATE_FETCH_CACHE_DIR "${_perfgate_cache_default}" CACHE PATH "Where the verified node-llama-cpp tarball is kept")
+
+if(NOT PERFGATE_LLAMA_BACKEND MATCHES "^(cpu|cuda|hip)$")
+  message(FATAL_ERROR "PERFGATE_LLAMA_BACKEND must be cpu, cuda or hip (got '${PERFGATE_LLAMA_BACKEND}')")
+endif()
+
+# The pin: one KEY=VALUE file shared with the fetch script.
+set(_perfgate_pin_file "${PROJECT_SOURCE_DIR}/scripts/llama-cpp.pin")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_perfgate_pin_file}")
+file(STRINGS "${_perfgate_pin_file}" _perfgate_pin_lines REGEX "^[A-Z_]+=")
+foreach(_line IN LISTS _perfgate_pin_lines)
+  string(REGEX MATCH "^([A-Z_]+)=(.*)$" _ "${_line}")
+  set(_pin_${CMAKE_MATCH_1} "${CMAKE_MATCH_2}")
+endforeach()
+
+set(_llama_root "${CMAKE_BINARY_DIR}/llama.cpp")
+set(_llama_src "${_llama_root}/src")
+set(_llama_build "${_llama_root}/build-${PERFGATE_LLAMA_BACKEND}")
+
+if(PERFGATE_LLAMA_BENCH)
+  if(NOT EXISTS "${PERFGATE_LLAMA_BENCH}")
+    message(FATAL_ERROR "PERFGATE_LLAMA_BENCH=${PERFGATE_LLAMA_BENCH} does not exist")
+  endif()
+  set(_bench "${PERFGATE_LLAMA_BENCH}")
+  set(_origin "external")
+  set(_commit "")
+  set(_release "")
+  add_custom_target(perfgate_llama_cpp)
+  set(_vocab "${PERFGATE_LLAMA_VOCAB_DIR}")
+  message(STATUS "perfgate: using the existing llama-bench ${_bench} (nothing fetched or built)")
+elseif(NOT PERFGATE_LLAMA_FETCH)
+  set(_bench "")
+  set(_origin "none")
+  set(_commit "")
+  set(_release "")
+  add_custom_target(perfgate_llama_cpp)
+  set(_vocab "${PERFGATE_LLAMA_VOCAB_DIR}")
+  message(STATUS "perfgate: no llama.cpp (PERFGATE_LLAMA_FETCH=OFF and no PERFGATE_LLAMA_BENCH)")
+else()
+  find_program(_perfgate_bash bash REQUIRED)
+  execute_process(
+    COMMAND "${_perfgate_bash}" "${PROJECT_SOURCE_DIR}/scripts/fetch-llama-cpp"
+            --cache "${PERFGATE_FETCH_CACHE_DIR}" --source "${_llama_src}"
+    RESULT_VARIABLE _fetch_rc)
+  if(NOT _fetch_rc EQUAL 0)
+    message(FATAL_ERROR "perfgate: fetching the pinned llama.cpp failed (scripts/fetch-llama-cpp, exit ${_fetch_rc})")
+  endif()
+
+  # A lean static build: only llama-bench, no network client, server, tests or examples.
+  set(_llama_args
+    -DCMAKE_BUILD_TYPE=Release
+    -DBUILD_SHARED_LIBS=OFF
+    -DLLAMA_BUILD_TESTS=OFF
+    -DLLAMA_BUILD_EXAMPLES=OFF
+    -DLLAMA_BUILD_SERVER=OFF
+    -DLLAMA_BUILD_APP=OFF
+    -DLLAMA_BUILD_TOOLS=ON
+    -DLLAMA_BUILD_COMMON=ON
+    -DLLAMA_OPENSSL=OFF
+    -DLLAMA_CURL=OFF
+    -DGGML_CCACHE=OFF
+    -DGGML_NATIVE=${PERFGATE_LLAMA_NATIVE})
+  if(PERFGATE_LLAMA_BACKEND STREQUAL "cuda")
+    list(APPEND _llama_args -DGGML_CUDA=ON "-DCMAKE_CUDA_ARCHITECTURES=${PERFGATE_CUDA_ARCHITECTURES}")
+  elseif(PERFGATE_LLAMA_BACKEND STREQUAL "hip")
+    # The HIP compiler comes from the environment (HIPCXX / HIP_PATH), as ROCm installs it.
+    list(APPEND _llama_args -DGGML_HIP=ON "-DGPU_TARGETS=${PERFGATE_HIP_TARGETS}" "-DAMDGPU_TARGETS=${PERFGATE_HIP_TARGETS}")
+  endif()
+  list(JOIN _llama_args " " _llama_args_text)
+
+  cmake_host_system_information(RESULT _cores QUERY NUMBER_OF_LOGICAL_CORES)
+  set(_bench "${_llama_build}/bin/llama-bench")
+  ExternalProject_Add(perfgate_llama_cpp
+    SOURCE_DIR "${_llama_src}"
+    BINARY_DIR "${_llama_build}"
+    PREFIX "${_llama_root}/ep"
+    DOWNLOAD_COMMAND ""
+    UPDATE_COMMAND ""
+    CMAKE_GENERATOR "${CMAKE_GENERATOR}"
+    CMAKE_ARGS ${_llama_args}
+    BUILD_COMMAND "${CMAKE_COMMAND}" --build "${_llama_build}" --target llama-bench --parallel ${_cores}
+    INSTALL_COMMAND ""
+    BUILD_BYPRODUCTS "${_bench}"
+    STEP_TARGETS configure
+    USES_TERMINAL_CONFIGURE TRUE
+    USES_TERMINAL_BUILD TRUE)
+  set(_origin "embedded")
+  set(_commit "${_pin_LLAMA_COMMIT}")
+  set(_release "${_pin_LLAMA_RELEASE}")
+  set(_vocab "${PERFGATE_LLAMA_VOCAB_DIR}")
+  if(NOT _vocab)
+    set(_vocab "${_llama_src}/models")
+  endif()
+  message(STATUS "perfgate: llama.cpp ${_release} (${_commit}), backend ${PERFGATE_LLAMA_BACKEND}, native ${PERFGATE_LLAMA_NATIVE}")
+endif()
+
+set(PERFGATE_LLAMA_BENCH_EXECUTABLE "${_bench}" CACHE INTERNAL "llama-bench used by perf tests")
+set(PERFGATE_LLAMA_TARGET perfgate_llama_cpp CACHE INTERNAL "target that provides llama-bench")
+set(PERFGATE_LLAMA_VOCAB_DIR_RESOLVED "${_vocab}" CACHE INTERNAL "llama.cpp models/ folder")
+set(PERFGATE_LLAMA_PIN_FILE "${CMAKE_BINARY_DIR}/llama-pin.json" CACHE INTERNAL "provenance of the llama.cpp build")
+
+if(NOT _origin STREQUAL "embedded")
+  set(_native_json null)  # unknown: not built here
+elseif(PERFGATE_LLAMA_NATIVE)
+  set(_native_json true)
+else()
+  set(_native_json false)
+endif()
+# Provenance for result rows. For an external binary only its path is known; the runner takes the
+# commit from llama-bench's own build_commit output.
+string(CONCAT _pin_json
+  "{\n"
+  "  \"runtime\": \"llama.cpp\",\n"
+  "  \"origin\": \"${_origin}\",\n"
+  "  \"llama_bench\": \"${_bench}\",\n"
+  "  \"repository\": \"${_pin_LLAMA_REPOSITORY}\",\n"
+  "  \"release\": \"${_release}\",\n"
+  "  \"commit\": \"${_commit}\",\n"
+  "  \"npm_package\": \"${_pin_NPM_PACKAGE}@${_pin_NPM_VERSION}\",\n"
+  "  \"npm_integrity\": \"${_pin_NPM_INTEGRITY}\",\n"
+  "  \"backend\": \"${PERFGATE_LLAMA_BACKEND}\",\n"
+  "  \"native\": ${_native_json},\n"
+  "  \"cuda_architectures\": \"${PERFGATE_CUDA_ARCHITECTURES}\",\n"
+  "  \"hip_targets\": \"${PERFGATE_HIP_TARGETS}\"\n"
+  "}\n")
+if(NOT _origin STREQUAL "embedded")
+  # The npm pin does not describe an external binary.
+  string(REPLACE "\"npm_package\": \"${_pin_NPM_PACKAGE}@${_pin_NPM_VERSION}\"" "\"npm_package\": \"\"" _pin_json "${_pin_json}")
+  string(REPLACE "\"npm_integrity\": \"${_pin_NPM_INTEGRITY}\"" "\"npm_integrity\": \"\"" _pin_json "${_pin_json}")
+endif()
+file(CONFIGURE OUTPUT "${PERFGATE_LLAMA_PIN_FILE}" CONTENT "${_pin_json}" @ONLY)

@@ -1,0 +1,264 @@
+# perfgate_add_perf_suite: one CTest test per model/runtime pair of a suite manifest.
+#
+#   perfgate_add_perf_suite(SUITE <manifest.json> BACKEND <cpu|rocm|cuda|metal>
+#                           [LABEL <first label, default perf>] [RESULTS_DIR <dir>] [SUFFIX <s>]
+#                           [SYSROOT <recorded machine root>] [TOOL_PATH <PATH>] [PROBE_RUNTIME <kind>=<binary>]
+#                           [HOST_JSON <recorded host facts>]
+#                           [BINARIES <runtime>=<path> ...] [GATE])
+#
+# Registers
+#   perf.probe.<suite>       setup test (FIXTURES_SETUP): probes the host when ctest starts, not at
+#                            configure time, and writes the facts every pair test reads;
+#   perf.<runtime>.<model>   one test per pair: LABELS <label>;<backend>;<runtime>, RUN_SERIAL,
+#                            TIMEOUT from the workload, SKIP_RETURN_CODE 77 (perfgate's skip code);
+#                            with GATE it ends by gating its own row against the baseline;
+#   perf.gate.<suite>        with GATE: after all pairs, the run as a whole against its baselines
+#                            (report printed, and perf-gate.md/.junit.xml/.json in <build>/perf-gate/<suite>).
+# A pair whose model does not fit the probed usable memory, or whose backend the host lacks, exits
+# 77 after printing the reason, so CTest lists it as Skipped. See docs/runner.md for why this
+# mechanism (and not TEST_INCLUDE_FILES or SKIP_REGULAR_EXPRESSION) was chosen.
+include_guard(GLOBAL)
+
+function(perfgate_add_perf_suite)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "GATE"
+    "SUITE;BACKEND;LABEL;RESULTS_DIR;SUFFIX;SYSROOT;TOOL_PATH;HOST_JSON;PROBE_RUNTIME" "BINARIES")
+  if(NOT arg_SUITE OR NOT arg_BACKEND)
+    message(FATAL_ERROR "perfgate_add_perf_suite: SUITE and BACKEND are required")
+  endif()
+  if(NOT arg_LABEL)
+    set(arg_LABEL perf)
+  endif()
+  # The perfgate executable: PERFGATE_EXECUTABLE when set (a project that only uses this
+  # function, like the ctest self-test under perf/tests/), else the perfgate target.
+  # add_test resolves a target name when the build system is generated, so the cli/ target may be
+  # defined after this call.
+  if(PERFGATE_EXECUTABLE)
+    set(_perfgate "${PERFGATE_EXECUTABLE}")
+  else()
+    set(_perfgate perfgate)
+  endif()
+  if(NOT PROJECT_SOURCE_DIR)
+    set(PROJECT_SOURCE_DIR "${CMAKE_SOURCE_DIR}")
+  endif()
+  set(arg_RESULTS_DIR_GIVEN FALSE)
+  if(arg_RESULTS_DIR)
+    set(arg_RESULTS_DIR_GIVEN TRUE)
+  elseif(PERFGATE_RESULTS_DIR AND PROJECT_NAME STREQUAL "perfgate")
+    set(arg_RESULTS_DIR "${PERFGATE_RESULTS_DIR}")
+  else()
+    set(arg_RESULTS_DIR "${PROJECT_SOURCE_DIR}/benchmarks")
+  endif()
+  get_filename_component(_suite "${arg_SUITE}" ABSOLUTE)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_suite}")
+  file(READ "${_suite}" _json)
+  # Tests run from the source root so that relative paths (thresholds/, benchmarks/) mean the same
+  # as on the command line.
+  set(_workdir "${PROJECT_SOURCE_DIR}")
+  if(PERFGATE_WORKDIR)
+    set(_workdir "${PERFGATE_WORKDIR}")
+  endif()
+
+  # Only the names and the timing are read here; `perfgate run` validates the manifest fully
+  # (with file:line messages) every time a test starts.
+  string(JSON _name ERROR_VARIABLE _err GET "${_json}" suite)
+  if(_err)
+    message(FATAL_ERROR "${_suite}: ${_err}")
+  endif()
+  set(_w_timeout 300)
+  set(_w_warmup 1)
+  set(_w_reps 3)
+  set(_w_cool 0)
+  foreach(_key timeout_s warmup repetitions big_cooldown_s cooldown_s)
+    string(JSON _v ERROR_VARIABLE _err GET "${_json}" workload ${_key})
+    if(NOT _err)
+      # CMake's math() is integer-only: round fractions up.
+      if(_v MATCHES "^([0-9]+)\\.[0-9]*[1-9]")
+        math(EXPR _v "${CMAKE_MATCH_1} + 1")
+      elseif(_v MATCHES "^([0-9]+)\\.")
+        set(_v ${CMAKE_MATCH_1})
+      endif()
+      if(_key STREQUAL "timeout_s")
+        set(_w_timeout ${_v})
+      elseif(_key STREQUAL "warmup")
+        set(_w_warmup ${_v})
+      elseif(_key STREQUAL "repetitions")
+        set(_w_reps ${_v})
+      elseif(_v GREATER _w_cool)
+        set(_w_cool ${_v})
+      endif()
+    endif()
+  endforeach()
+
+  # Runtime kinds, binaries and models.
+  string(JSON _n_rt LENGTH "${_json}" runtimes)
+  math(EXPR _last_rt "${_n_rt} - 1")
+  set(_runtimes "")
+  foreach(_i RANGE ${_last_rt})
+    string(JSON _rt GET "${_json}" runtimes ${_i} name)
+    string(JSON _kind GET "${_json}" runtimes ${_i} kind)
+    string(JSON _bin GET "${_json}" runtimes ${_i} binary)
+    list(APPEND _runtimes "${_rt}")
+    set(_kind_${_rt} "${_kind}")
+    set(_bin_${_rt} "${_bin}")
+  endforeach()
+  string(JSON _n_models LENGTH "${_json}" models)
+  math(EXPR _last_model "${_n_models} - 1")
+  set(_models "")
+  foreach(_i RANGE ${_last_model})
+    string(JSON _m GET "${_json}" models ${_i} name)
+    list(APPEND _models "${_m}")
+    string(JSON _spec ERROR_VARIABLE _err GET "${_json}" models ${_i} forge_spec)
+    set(_forged_${_m} FALSE)
+    if(NOT _err)
+      set(_forged_${_m} TRUE)
+    endif()
+  endforeach()
+
+  # The pairs: explicit, or every runtime with every model.
+  set(_pairs "")
+  string(JSON _n_pairs ERROR_VARIABLE _err LENGTH "${_json}" pairs)
+  if(_err)
+    foreach(_rt IN LISTS _runtimes)
+      foreach(_m IN LISTS _models)
+        list(APPEND _pairs "${_rt}/${_m}")
+      endforeach()
+    endforeach()
+  else()
+    math(EXPR _last_pair "${_n_pairs} - 1")
+    foreach(_i RANGE ${_last_pair})
+      string(JSON _rt GET "${_json}" pairs ${_i} runtime)
+      string(JSON _n_pm LENGTH "${_json}" pairs ${_i} models)
+      math(EXPR _last_pm "${_n_pm} - 1")
+      foreach(_j RANGE ${_last_pm})
+        string(JSON _m GET "${_json}" pairs ${_i} models ${_j})
+        list(APPEND _pairs "${_rt}/${_m}")
+      endforeach()
+    endforeach()
+  endif()
+
+  # A replay suite names a recorded machine; its rows never go to the source tree's benchmarks/.
+  string(JSON _replay ERROR_VARIABLE _err GET "${_json}" replay)
+  if(NOT _err AND _replay AND NOT arg_RESULTS_DIR_GIVEN)
+    set(arg_RESULTS_DIR "${CMAKE_BINARY_DIR}/perf-results")
+  endif()
+  string(JSON _machine ERROR_VARIABLE _err GET "${_json}" replay_host machine)
+  if(NOT _err AND NOT arg_SYSROOT AND NOT arg_HOST_JSON)
+    get_filename_component(_suite_dir "${_suite}" DIRECTORY)
+    get_filename_component(_machine "${_machine}" ABSOLUTE BASE_DIR "${_suite_dir}")
+    set(arg_SYSROOT "${_machine}/root")
+    set(arg_TOOL_PATH "${_machine}/bin")
+    string(JSON _probe_rt ERROR_VARIABLE _err GET "${_json}" replay_host probe_runtime)
+    if(NOT _err)
+      set(arg_PROBE_RUNTIME "${_probe_rt}")
+    endif()
+  endif()
+
+  # Setup: the probe, once per ctest run, before any pair of this suite.
+  set(_host_file "${CMAKE_BINARY_DIR}/perf/${_name}.host.json")
+  set(_fixture "perfgate_host_${_name}")
+  set(_probe_args run --suite "${_suite}" --write-host "${_host_file}")
+  if(arg_HOST_JSON)
+    list(APPEND _probe_args --host-json "${arg_HOST_JSON}")
+  endif()
+  if(arg_SYSROOT)
+    list(APPEND _probe_args --sysroot "${arg_SYSROOT}")
+  endif()
+  if(arg_TOOL_PATH)
+    list(APPEND _probe_args --tool-path "${arg_TOOL_PATH}")
+  endif()
+  if(arg_PROBE_RUNTIME)
+    list(APPEND _probe_args --probe-runtime "${arg_PROBE_RUNTIME}")
+  endif()
+  add_test(NAME perf.probe.${_name} COMMAND ${_perfgate} ${_probe_args}
+           WORKING_DIRECTORY "${_workdir}")
+  set_tests_properties(perf.probe.${_name} PROPERTIES
+    FIXTURES_SETUP ${_fixture} LABELS "${arg_LABEL};${arg_BACKEND};probe" TIMEOUT 300 RUN_SERIAL TRUE)
+
+  # Binaries: explicit ones, and the embedded llama-bench for runtimes that ask for "llama-bench".
+  set(_binary_args "")
+  foreach(_b IN LISTS arg_BINARIES)
+    list(APPEND _binary_args --binary "${_b}")
+  endforeach()
+  foreach(_rt IN LISTS _runtimes)
+    if(_kind_${_rt} STREQUAL "llama-bench" AND _bin_${_rt} STREQUAL "llama-bench"
+       AND PERFGATE_LLAMA_BENCH_EXECUTABLE AND NOT "${arg_BINARIES}" MATCHES "(^|;)${_rt}=")
+      list(APPEND _binary_args --binary "${_rt}=${PERFGATE_LLAMA_BENCH_EXECUTABLE}")
+      if(PERFGATE_LLAMA_PIN_FILE)
+        list(APPEND _binary_args --runtime-pin "${_rt}=${PERFGATE_LLAMA_PIN_FILE}")
+      endif()
+    endif()
+  endforeach()
+  set(_common --host-json "${_host_file}" --results-dir "${arg_RESULTS_DIR}" --forge-dir "${CMAKE_BINARY_DIR}/forged")
+  if(PERFGATE_LLAMA_VOCAB_DIR_RESOLVED)
+    list(APPEND _common --vocab-dir "${PERFGATE_LLAMA_VOCAB_DIR_RESOLVED}")
+  endif()
+  if(arg_SUFFIX)
+    list(APPEND _common --suffix "${arg_SUFFIX}")
+  endif()
+  if(arg_GATE)
+    list(APPEND _common --gate)
+  endif()
+
+  foreach(_pair IN LISTS _pairs)
+    string(REPLACE "/" ";" _parts "${_pair}")
+    list(GET _parts 0 _rt)
+    list(GET _parts 1 _m)
+    set(_test perf.${_rt}.${_m})
+    if(TEST ${_test})
+      message(FATAL_ERROR "${_suite}: test ${_test} is already defined by another suite")
+    endif()
+    # Time limit: every launch at its per-run limit, plus cooldown, plus forging when it forges.
+    if(_kind_${_rt} STREQUAL "llama-bench" OR _kind_${_rt} STREQUAL "catch2")
+      math(EXPR _launch_units "${_w_reps} + 1")
+    else()
+      math(EXPR _launch_units "${_w_warmup} + ${_w_reps}")
+    endif()
+    math(EXPR _timeout "${_w_timeout} * ${_launch_units} + ${_w_cool} + 60")
+    if(_forged_${_m})
+      math(EXPR _timeout "${_timeout} + 900")
+    endif()
+    add_test(NAME ${_test}
+             COMMAND ${_perfgate} run --suite "${_suite}" --pair "${_rt}/${_m}" ${_common} ${_binary_args}
+             WORKING_DIRECTORY "${_workdir}")
+    set_tests_properties(${_test} PROPERTIES
+      FIXTURES_REQUIRED ${_fixture}
+      SKIP_RETURN_CODE 77
+      LABELS "${arg_LABEL};${arg_BACKEND};${_rt}"
+      RUN_SERIAL TRUE
+      TIMEOUT ${_timeout})
+  endforeach()
+
+  # Summary: after every pair (a fixture cleanup runs after all tests that require the fixture),
+  # the whole run against its baselines, printed and written as markdown, JUnit and JSON.
+  if(arg_GATE)
+    add_test(NAME perf.gate.${_name}
+             COMMAND ${_perfgate} run --suite "${_suite}" --summary
+                     --summary-dir "${CMAKE_BINARY_DIR}/perf-gate/${_name}" ${_common}
+             WORKING_DIRECTORY "${_workdir}")
+    set_tests_properties(perf.gate.${_name} PROPERTIES
+      FIXTURES_CLEANUP ${_fixture}
+      SKIP_RETURN_CODE 77
+      LABELS "${arg_LABEL};${arg_BACKEND};gate"
+      RUN_SERIAL TRUE
+      TIMEOUT 300)
+  endif()
+endfunction()
+
+# perfgate_add_backend_suites(<backend> <suites dir>): every <suites dir>/<backend>*.json, as the
+# <backend>-perf presets use it. Measured suites gate their rows; replay suites (recorded output,
+# results under the build tree) are only recorded.
+function(perfgate_add_backend_suites backend suites_dir)
+  file(GLOB _suites CONFIGURE_DEPENDS "${suites_dir}/${backend}*.json")
+  if(NOT _suites)
+    message(FATAL_ERROR "perfgate: no suite ${suites_dir}/${backend}*.json")
+  endif()
+  foreach(_suite IN LISTS _suites)
+    file(READ "${_suite}" _json)
+    string(JSON _replay ERROR_VARIABLE _err GET "${_json}" replay)
+    if(NOT _err AND _replay)
+      perfgate_add_perf_suite(SUITE "${_suite}" BACKEND "${backend}")
+    else()
+      perfgate_add_perf_suite(SUITE "${_suite}" BACKEND "${backend}" GATE)
+    endif()
+  endforeach()
+endfunction()

@@ -1,0 +1,25 @@
+#pragma once
+// The status of one pair, exactly as mlxcel's harness decides it (reference §4.1, §4.3).
+#include <string>
+#include <string_view>
+
+#include "perfgate/core/result_row.hpp"
+#include "perfgate/perf/launcher.hpp"
+
+namespace perfgate::perf {
+
+// mlxcel's is_oom_failure message test (case-insensitive): the one place for the OOM regex.
+bool output_reports_oom(std::string_view merged_output);
+
+// The status of a finished launch. `have_decode` says whether the adapter found a decode number.
+// Order: timeout (FAIL:timeout, never OOM) > SIGKILL/137 (SKIP:oom) > other non-zero exit
+// (SKIP:oom when the message matches, else FAIL:bench) > no number (FAIL:no_output) > ok.
+StatusToken classify_launch(const LaunchResult& launch, bool have_decode);
+
+// A human line explaining the status ("exit 1, no allocator message: FAIL:bench").
+std::string describe_launch(const LaunchResult& launch);
+
+// Process exit code of `perfgate run` for a status: 0 ok, 1 FAIL, 77 SKIP.
+int exit_code_for(const StatusToken& status);
+
+}  // namespace perfgate::perf

@@ -1,0 +1,38 @@
+#pragma once
+// The memory guard: before anything is launched (or forged), does the model fit the probe's
+// usable memory? Estimate = weights + KV cache + runtime overhead.
+#include <cstdint>
+#include <string>
+
+#include "perfgate/core/expected.hpp"
+#include "perfgate/perf/host_context.hpp"
+#include "perfgate/perf/suite.hpp"
+
+namespace perfgate::perf {
+
+struct MemoryEstimate {
+    std::uint64_t weight_bytes = 0;
+    std::uint64_t kv_cache_bytes = 0;
+    std::uint64_t overhead_bytes = 0;
+    std::string weight_source;  // "declared", "forge spec", "checkpoint files"
+    std::uint64_t total() const { return weight_bytes + kv_cache_bytes + overhead_bytes; }
+};
+
+// Weights: declared weight_bytes, else the forge spec's estimate, else the checkpoint's file sizes.
+// KV cache: declared, else from the forge spec's shape at the workload's context (f16 K and V).
+Expected<MemoryEstimate> estimate_memory(const SuiteModel& model, const Suite& suite);
+
+struct FitDecision {
+    bool fits = true;
+    bool budget_known = true;
+    std::string message;  // "needs 41.2 GiB, device has 27.4 GiB usable"
+};
+
+FitDecision check_fit(const MemoryEstimate& estimate, const HostContext& host);
+
+// A host offers the CPU backend always, and the probe's backend.
+bool host_has_backend(const HostContext& host, const std::string& backend);
+
+std::string gib(std::uint64_t bytes);  // "41.2 GiB"
+
+}  // namespace perfgate::perf

@@ -1,0 +1,52 @@
+#pragma once
+// One model/runtime pair from start to end: fit check, (forge), warmup, repetitions, parse,
+// classify, record, gate. This is what one CTest perf test runs.
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "perfgate/core/expected.hpp"
+#include "perfgate/core/result_row.hpp"
+#include "perfgate/perf/host_context.hpp"
+#include "perfgate/perf/suite.hpp"
+
+namespace perfgate::perf {
+
+// The seam for the gate library: called after the pair's row was recorded, with the row and the
+// file it went to. Returns the pair's exit code contribution (0 pass, 1 regression, 77 no
+// baseline worth failing on...). Unset: no gating.
+using PairGate = std::function<int(const ResultRow& row, const std::filesystem::path& csv, std::ostream& log)>;
+
+struct PairRequest {
+    std::string runtime;
+    std::string model;
+    HostContext host;
+    std::filesystem::path results_dir;          // empty: do not record
+    std::string suffix;                         // overrides the suite's results_suffix when set
+    std::map<std::string, std::string> binaries;  // runtime name -> binary (overrides the manifest)
+    std::filesystem::path forge_dir;            // where forged checkpoints are cached
+    std::filesystem::path vocab_dir;            // llama.cpp's models/ folder, for the forge
+    PairGate gate;
+};
+
+struct PairOutcome {
+    StatusToken status;
+    std::string reason;                         // printed with the status
+    std::optional<ResultRow> row;               // absent for a backend skip (nothing to record)
+    std::filesystem::path csv;                  // where the row went
+    int exit_code = 0;                          // 0 ok, 1 FAIL/regression, 77 SKIP
+};
+
+// The argument vector for one launch of `runtime` on `model_path` (placeholders filled).
+std::vector<std::string> build_arguments(const SuiteRuntime& runtime, const Workload& workload,
+                                         const std::string& model_path, const std::string& model_name,
+                                         std::int64_t repetitions, const std::string& forge_spec = {});
+
+// Input errors (unknown pair, unreadable spec, unwritable results) come back as errors (exit 2);
+// runtime trouble is a status in the outcome. `log` gets progress, `out` the CTest measurements.
+Expected<PairOutcome> run_pair(const Suite& suite, const PairRequest& request, std::ostream& log, std::ostream& out);
+
+}  // namespace perfgate::perf

@@ -1,0 +1,93 @@
+#pragma once
+// A suite manifest (perf/suites/<name>.json): which models, which runtimes, which workload and
+// which model/runtime pairs run. Loading validates everything and names file:line on errors.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfgate/core/expected.hpp"
+#include "perfgate/perf/adapters.hpp"
+
+namespace perfgate::perf {
+
+enum class RuntimeKind { LlamaBench, Mlxcel, MlxLm, Catch2, Command };
+const char* to_string(RuntimeKind kind);  // the manifest spelling: "llama-bench", "mlxcel", ...
+
+// Which output format an adapter expects; a kind may accept several (mlxcel: profile, generate).
+enum class OutputFormat { LlamaBenchJson, MlxcelProfile, MlxcelGenerate, MlxLmGenerate, MlxLmBenchmark, Catch2Xml, Command };
+
+struct SuiteModel {
+    std::string name;                       // [A-Za-z0-9.-]+, part of the test name
+    std::filesystem::path checkpoint;       // a file or folder the runtime loads (may be empty with forge_spec)
+    std::filesystem::path forge_spec;       // a perf/models/*.json spec the forge turns into a GGUF
+    std::string format;                     // Q4_0, 4bit, bf16, ...
+    std::optional<std::uint64_t> weight_bytes;   // declared; else from the forge spec or the files
+    std::optional<std::uint64_t> kv_cache_bytes; // declared; else estimated from the forge spec
+    std::optional<std::uint64_t> overhead_bytes; // declared; else the suite's default
+    std::string benchmark;                  // catch2: the BENCHMARK name this "model" selects
+    int line = 0;                           // where it is declared, for messages
+};
+
+struct SuiteRuntime {
+    std::string name;                       // part of the test name and the CSV's runtime column
+    RuntimeKind kind = RuntimeKind::Command;
+    std::string binary;                     // path (relative to the manifest) or a bare name on PATH
+    std::vector<std::string> args;          // with {placeholders}; empty: the kind's default
+    std::vector<std::string> flags;         // fixed flags appended after args
+    std::map<std::string, std::string> env;
+    std::optional<OutputFormat> output;     // forced format; else the kind's formats in order
+    CommandPatterns patterns;               // kind "command"
+    bool in_process_repetitions = false;    // the runtime repeats itself (llama-bench -r N)
+    std::string version, commit, upstream_commit, overlay_commit;  // declared provenance
+    std::string format;                     // weight format this runtime uses (overrides the model's: bf16)
+    bool replay = false;                    // a stub that prints recorded output
+    int line = 0;
+};
+
+struct Workload {
+    std::int64_t prompt_tokens = 512;
+    std::int64_t generated_tokens = 128;
+    std::int64_t batch = 1;
+    std::int64_t warmup = 1;
+    std::int64_t repetitions = 3;
+    double cooldown_s = 0;
+    double big_cooldown_s = 0;
+    std::uint64_t big_model_bytes = 10ull << 30;  // big-cooldown threshold (mlxcel: 10 GiB)
+    double timeout_s = 300;                       // per run (one process)
+    std::int64_t max_reruns = 2;                  // adaptive repetitions: reruns of an inconclusive pair (gates/adaptive.hpp)
+};
+
+struct SuitePair {
+    std::string runtime;
+    std::string model;
+};
+
+struct Suite {
+    std::filesystem::path path;
+    std::string name;
+    std::string backend;                    // the backend the suite targets (rocm, cpu, ...)
+    bool replay = false;                    // every runtime prints recorded output
+    std::string results_suffix;             // appended to the CSV name (replay suites: "replay")
+    std::uint64_t default_overhead_bytes = 512ull << 20;
+    Workload workload;
+    std::vector<SuiteModel> models;
+    std::vector<SuiteRuntime> runtimes;
+    std::vector<SuitePair> pairs;
+
+    const SuiteModel* find_model(const std::string& name) const;
+    const SuiteRuntime* find_runtime(const std::string& name) const;
+};
+
+// Parses and validates a manifest; `origin` names it in messages ("suites/cpu.json:12: ...").
+// Relative paths are resolved against `base_dir`.
+Expected<Suite> parse_suite(const std::string& json_text, const std::string& origin,
+                            const std::filesystem::path& base_dir);
+Expected<Suite> load_suite(const std::filesystem::path& path);
+
+// A name that can appear in a test name and a file name: [A-Za-z0-9][A-Za-z0-9.-]*, no "..".
+bool is_safe_name(const std::string& name);
+
+}  // namespace perfgate::perf

@@ -1,0 +1,231 @@
+// Model spec JSON: parsing with file:line errors, and validation of the shape against what the
+// forge (and llama.cpp's loader) can represent.
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "perfgate/perf/model_spec.hpp"
+
+namespace perfgate::perf {
+namespace {
+
+using nlohmann::json;
+
+// 1-based line of a byte offset in the text.
+std::size_t line_of_offset(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
+// Offset in text of the first '...'-quoted excerpt of an exception message (0 when absent).
+std::size_t offset_of_quoted(std::string_view text, std::string_view what) {
+    const auto open = what.find('\'');
+    const auto close = what.rfind('\'');
+    if (open == std::string_view::npos || close <= open + 1) return 0;
+    const auto at = text.find(what.substr(open + 1, close - open - 1));
+    return at == std::string_view::npos ? 0 : at;
+}
+
+// Line where `"key":` first appears; nlohmann keeps no positions, and spec keys are unique
+// within a spec (the spec is a flat object), so the first occurrence is the one meant.
+std::size_t line_of_key(std::string_view text, std::string_view key) {
+    std::string quoted(1, '"');  // built by append: g++ 12 -O2 warns falsely (-Wrestrict) on "\"" + s
+    quoted.append(key);
+    quoted.push_back('"');
+    std::size_t from = 0;
+    while (true) {
+        const auto at = text.find(quoted, from);
+        if (at == std::string_view::npos) return 1;
+        auto after = at + quoted.size();
+        while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\r' || text[after] == '\n')) ++after;
+        if (after < text.size() && text[after] == ':') return line_of_offset(text, at);
+        from = at + 1;
+    }
+}
+
+class SpecReader {
+public:
+    SpecReader(const json& j, std::string_view text, const std::string& origin) : j_(j), text_(text), origin_(origin) {}
+
+    const std::string& error() const { return error_; }
+    bool ok() const { return error_.empty(); }
+
+    void fail(std::string_view key, const std::string& what) {
+        if (!error_.empty()) return;
+        const std::size_t line = key.empty() ? 1 : line_of_key(text_, key);
+        error_ = origin_ + ":" + std::to_string(line) + ": " + what;
+    }
+
+    std::string text(const char* key, bool required) {
+        if (!j_.contains(key)) { if (required) fail("", std::string("missing \"") + key + "\""); return {}; }
+        if (!j_[key].is_string()) { fail(key, std::string("\"") + key + "\" must be a string"); return {}; }
+        return j_[key].get<std::string>();
+    }
+
+    std::uint64_t count(const char* key, bool required, std::uint64_t fallback = 0) {
+        if (!j_.contains(key)) { if (required) fail("", std::string("missing \"") + key + "\""); return fallback; }
+        const json& v = j_[key];
+        if (!v.is_number_unsigned() || v.get<std::uint64_t>() == 0) {
+            fail(key, std::string("\"") + key + "\" must be a positive integer");
+            return fallback;
+        }
+        return v.get<std::uint64_t>();
+    }
+
+    double real(const char* key, double fallback) {
+        if (!j_.contains(key)) return fallback;
+        if (!j_[key].is_number() || j_[key].get<double>() <= 0) { fail(key, std::string("\"") + key + "\" must be a positive number"); return fallback; }
+        return j_[key].get<double>();
+    }
+
+    bool flag(const char* key, bool fallback) {
+        if (!j_.contains(key)) return fallback;
+        if (!j_[key].is_boolean()) { fail(key, std::string("\"") + key + "\" must be true or false"); return fallback; }
+        return j_[key].get<bool>();
+    }
+
+private:
+    const json& j_;
+    std::string_view text_;
+    const std::string& origin_;
+    std::string error_;
+};
+
+const std::set<std::string>& known_keys() {
+    static const std::set<std::string> keys = {
+        "name", "description", "architecture", "vocab_file", "vocab_size", "context_length",
+        "embedding_length", "block_count", "feed_forward_length", "head_count", "head_count_kv",
+        "head_dim", "rope_freq_base", "rms_norm_eps", "tied_embeddings", "expert_count",
+        "expert_used_count", "expert_feed_forward_length", "weight_type", "seed"};
+    return keys;
+}
+
+bool file_name_friendly(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+    });
+}
+
+}  // namespace
+
+std::string_view weight_type_name(WeightType type) {
+    switch (type) {
+        case WeightType::F32: return "F32";
+        case WeightType::F16: return "F16";
+        case WeightType::Q8_0: return "Q8_0";
+        case WeightType::Q4_0: return "Q4_0";
+    }
+    return "?";
+}
+
+std::optional<WeightType> weight_type_from_name(std::string_view name) {
+    for (auto t : {WeightType::F32, WeightType::F16, WeightType::Q8_0, WeightType::Q4_0})
+        if (weight_type_name(t) == name) return t;
+    return std::nullopt;
+}
+
+std::string_view architecture_name(Architecture arch) {
+    switch (arch) {
+        case Architecture::Llama: return "llama";
+        case Architecture::Qwen3: return "qwen3";
+        case Architecture::Qwen3Moe: return "qwen3moe";
+    }
+    return "?";
+}
+
+Expected<ModelSpec> parse_model_spec(std::string_view json_text, const std::string& origin) {
+    json j;
+    try {
+        j = json::parse(json_text.begin(), json_text.end());
+    } catch (const json::parse_error& e) {
+        // e.byte is 1-based and points just past the offending character.
+        const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+        std::string what = e.what();
+        if (const auto colon = what.rfind(": "); colon != std::string::npos) what = what.substr(colon + 2);
+        return make_error(origin + ":" + std::to_string(line_of_offset(json_text, offset)) + ": invalid JSON: " + what);
+    } catch (const json::exception& e) {
+        // A number too large for a double ("1e400") is out_of_range.406: it names the number but
+        // gives no position, so the line is where that number first appears.
+        return make_error(origin + ":" + std::to_string(line_of_offset(json_text, offset_of_quoted(json_text, e.what()))) +
+                          ": invalid JSON: " + e.what());
+    }
+    if (!j.is_object()) return make_error(origin + ":1: a model spec must be a JSON object");
+
+    SpecReader r(j, json_text, origin);
+    for (const auto& [key, _] : j.items())
+        if (!known_keys().contains(key)) r.fail(key, "unknown key \"" + key + "\"");
+
+    ModelSpec s;
+    s.name = r.text("name", true);
+    if (r.ok() && !file_name_friendly(s.name)) r.fail("name", "\"name\" may hold only letters, digits, '-', '_' and '.'");
+    s.description = r.text("description", false);
+
+    const std::string arch = r.text("architecture", true);
+    if (arch == "llama") s.architecture = Architecture::Llama;
+    else if (arch == "qwen3") s.architecture = Architecture::Qwen3;
+    else if (arch == "qwen3moe") s.architecture = Architecture::Qwen3Moe;
+    else if (r.ok()) r.fail("architecture", "\"architecture\" must be one of llama, qwen3, qwen3moe (got \"" + arch + "\")");
+    const bool moe = s.architecture == Architecture::Qwen3Moe;
+
+    s.vocab_file = r.text("vocab_file", true);
+    if (r.ok() && (s.vocab_file.find('/') != std::string::npos || !s.vocab_file.ends_with(".gguf")))
+        r.fail("vocab_file", "\"vocab_file\" must be a file name in llama.cpp's models/ folder, ending in .gguf");
+    s.vocab_size = r.count("vocab_size", true);
+    s.context_length = r.count("context_length", true);
+    s.embedding_length = r.count("embedding_length", true);
+    s.block_count = r.count("block_count", true);
+    s.feed_forward_length = r.count("feed_forward_length", !moe);
+    s.head_count = r.count("head_count", true);
+    s.head_count_kv = r.count("head_count_kv", false, s.head_count);
+    s.head_dim = r.count("head_dim", false, s.head_count ? s.embedding_length / s.head_count : 0);
+    s.rope_freq_base = r.real("rope_freq_base", 10000.0);
+    s.rms_norm_eps = r.real("rms_norm_eps", 1e-5);
+    s.tied_embeddings = r.flag("tied_embeddings", false);
+    s.expert_count = r.count("expert_count", moe);
+    s.expert_used_count = r.count("expert_used_count", moe);
+    s.expert_feed_forward_length = r.count("expert_feed_forward_length", moe);
+    s.seed = j.contains("seed") ? r.count("seed", false, 1) : 1;
+
+    const std::string wt = r.text("weight_type", true);
+    if (auto t = weight_type_from_name(wt); t && *t != WeightType::F32) s.weight_type = *t;
+    else if (r.ok()) r.fail("weight_type", "\"weight_type\" must be one of Q4_0, Q8_0, F16 (got \"" + wt + "\")");
+
+    if (!r.ok()) return make_error(r.error());
+
+    // Shape rules llama.cpp's loader relies on.
+    if (s.head_count % s.head_count_kv != 0) r.fail("head_count_kv", "\"head_count\" must be a multiple of \"head_count_kv\"");
+    if (!moe && (j.contains("expert_count") || j.contains("expert_used_count")))
+        r.fail("expert_count", "experts are only valid for architecture qwen3moe");
+    if (moe && s.expert_used_count > s.expert_count) r.fail("expert_used_count", "\"expert_used_count\" exceeds \"expert_count\"");
+    if (s.architecture == Architecture::Llama && s.head_dim * s.head_count != s.embedding_length)
+        r.fail("head_dim", "llama needs head_count * head_dim == embedding_length");
+    if (s.head_dim % 2 != 0) r.fail("head_dim", "\"head_dim\" must be even (rotary embedding)");
+    if (!r.ok()) return make_error(r.error());
+
+    // Quantized rows are made of 32-value blocks: every row length must be a multiple of 32.
+    if (s.weight_type == WeightType::Q4_0 || s.weight_type == WeightType::Q8_0) {
+        for (const auto& t : tensor_plan(s)) {
+            if (t.type == s.weight_type && t.dims[0] % 32 != 0) {
+                r.fail(t.name.find("ffn_down") != std::string::npos ? (moe ? "expert_feed_forward_length" : "feed_forward_length") : "embedding_length",
+                       "tensor " + t.name + " has rows of " + std::to_string(t.dims[0]) + " values, not a multiple of 32 as " +
+                           std::string(weight_type_name(s.weight_type)) + " needs");
+                break;
+            }
+        }
+    }
+    if (!r.ok()) return make_error(r.error());
+    return s;
+}
+
+Expected<ModelSpec> load_model_spec(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return make_error(path.string() + ": cannot open model spec");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_model_spec(text.str(), path.string());
+}
+
+}  // namespace perfgate::perf

@@ -1,0 +1,41 @@
+#include "perfgate/perf/host_probe.hpp"
+
+#include "perfgate/probes/probe.hpp"
+
+namespace perfgate::perf {
+
+Expected<HostContext> probe_host_context(const HostProbeOptions& options) {
+    probes::ProbeOptions po;
+    po.sysroot = options.sysroot;
+    po.search_path = options.search_path;
+    po.thresholds_dir = options.thresholds_dir;
+    po.runtime_kind = options.runtime_kind;
+    po.runtime_binary = options.runtime_binary;
+    po.runtime_model = options.runtime_model;
+    po = probes::with_environment_defaults(po);
+    const probes::HostFacts f = probes::probe_host(po);
+    if (f.host_tag.empty()) return make_error("probe: no host tag could be derived for this host");
+    HostContext h;
+    h.backend = probes::to_string(f.backend);
+    h.host_tag = f.host_tag;
+    h.hardware = f.hardware;
+    h.device = f.device_name.value_or(f.cpu_model.value_or(""));
+    h.device_arch = f.device_arch.value_or("");
+    h.device_memory_bytes = f.device_memory_bytes;
+    h.usable_memory_bytes = f.usable_memory_bytes;
+    h.memory_is_device = f.device_memory_bytes.has_value() && f.backend != probes::Backend::cpu;
+    h.device_memory_source = f.device_memory_source.value_or("");
+    h.uma = f.uma;
+    h.host_memory_bytes = f.host_memory_bytes;
+    h.cpu_model = f.cpu_model.value_or("");
+    h.rocm_version = f.rocm_version.value_or("");
+    h.hip_version = f.hip_version.value_or("");
+    h.cuda_version = f.cuda_version.value_or("");
+    h.driver_version = f.driver_version.value_or("");
+    h.os = f.os.value_or("");
+    h.kernel = f.kernel.value_or("");
+    if (options.sysroot != "/") h.replay = options.sysroot;
+    return h;
+}
+
+}  // namespace perfgate::perf

@@ -1,0 +1,362 @@
+#include "perfgate/perf/pair_runner.hpp"
+
+#include "perfgate/gates/statistics.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <fmt/format.h>
+#include <thread>
+
+#include "perfgate/core/exit_codes.hpp"
+#include "perfgate/core/text.hpp"
+#include "perfgate/perf/adapters.hpp"
+#include "perfgate/perf/classify.hpp"
+#include "perfgate/perf/fit.hpp"
+#include "perfgate/perf/launcher.hpp"
+#include "perfgate/perf/model_source.hpp"
+#include "perfgate/perf/recorder.hpp"
+
+namespace perfgate::perf {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::vector<std::string> default_args(RuntimeKind kind) {
+    switch (kind) {
+        case RuntimeKind::LlamaBench:
+            return {"-m", "{model_path}", "-p", "{prompt_tokens}", "-n", "{generated_tokens}", "-r", "{repetitions}",
+                    "-o", "json", "--progress"};
+        case RuntimeKind::Mlxcel:  // mlxcel-bench-decode, as bench_decode.sh calls it
+            return {"-m", "{model_path}", "-p", "Hello", "-n", "{generated_tokens}", "--prompt-tokens",
+                    "{prompt_tokens}", "--ignore-eos"};
+        default:
+            return {};
+    }
+}
+
+std::vector<OutputFormat> formats_for(const SuiteRuntime& rt) {
+    if (rt.output) return {*rt.output};
+    switch (rt.kind) {
+        case RuntimeKind::LlamaBench: return {OutputFormat::LlamaBenchJson};
+        case RuntimeKind::Mlxcel: return {OutputFormat::MlxcelProfile, OutputFormat::MlxcelGenerate};
+        case RuntimeKind::MlxLm: return {OutputFormat::MlxLmBenchmark, OutputFormat::MlxLmGenerate};
+        case RuntimeKind::Catch2: return {OutputFormat::Catch2Xml};
+        case RuntimeKind::Command: return {OutputFormat::Command};
+    }
+    return {OutputFormat::Command};
+}
+
+// Tries the runtime's formats in order; the first that yields a decode number wins.
+Expected<Measurement> parse_output(const SuiteRuntime& rt, const SuiteModel& model, const LaunchResult& run) {
+    std::optional<Error> first_error;
+    std::optional<Measurement> partial;
+    for (const auto format : formats_for(rt)) {
+        Expected<Measurement> m = make_error("unparsed");
+        switch (format) {
+            case OutputFormat::LlamaBenchJson: m = parse_llama_bench_json(run.out); break;
+            case OutputFormat::MlxcelProfile: m = parse_mlxcel_profile(run.merged()); break;
+            case OutputFormat::MlxcelGenerate: m = parse_mlxcel_generate(run.merged()); break;
+            case OutputFormat::MlxLmGenerate: m = parse_mlx_lm_generate(run.merged()); break;
+            case OutputFormat::MlxLmBenchmark: m = parse_mlx_lm_benchmark(run.merged()); break;
+            case OutputFormat::Catch2Xml: m = parse_catch2_xml(run.out, model.benchmark); break;
+            case OutputFormat::Command: m = parse_command_output(run.merged(), rt.patterns); break;
+        }
+        if (m && m->decode_tok_s) return m;
+        if (m && !partial) partial = *m;
+        if (!m && !first_error) first_error = m.error();
+    }
+    if (partial) return *partial;  // FAIL:no_output keeps whatever parsed
+    return first_error.value_or(make_error("no output format matched"));
+}
+
+std::string utc_timestamp() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                       tm.tm_min, tm.tm_sec);
+}
+
+std::string printable_tail(const std::string& text) {
+    const std::size_t keep = 300;
+    return perfgate::printable_excerpt(text.size() > keep ? std::string_view(text).substr(text.size() - keep) : text, keep);
+}
+
+// Reasons are printed on one line (CTest output, the summary line of perfgate run).
+std::string one_line(std::string text) {
+    for (char& c : text)
+        if (c == '\n' || c == '\r') c = ' ';
+    return text;
+}
+
+std::string join(const std::vector<std::string>& args) {
+    std::string s;
+    for (const auto& a : args) s += (s.empty() ? "" : " ") + a;
+    return s;
+}
+
+std::string samples_text(const std::vector<double>& v) {
+    std::string s;
+    for (double x : v) s += (s.empty() ? "" : ", ") + fmt::format("{:.2f}", x);
+    return s;
+}
+
+ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel& model, const HostContext& host,
+                   const std::string& model_path, const std::vector<std::string>& args) {
+    ResultRow row;
+    row.model = model.name;
+    row.model_path = model_path;
+    row.date = host.date.empty() ? today() : host.date;
+    row.hardware = host.hardware;
+    row.runtime_version = rt.version;
+    row.max_tokens = suite.workload.generated_tokens;
+    row.prompt_target_len = suite.workload.prompt_tokens;
+    row.runtime_commit = rt.commit;
+    row.upstream_commit = rt.upstream_commit;
+    row.overlay_commit = rt.overlay_commit;
+    row.hip_version = host.hip_version;
+    row.runtime = rt.name;
+    row.backend = suite.backend;
+    row.host = host.host_tag;
+    row.device = host.device;
+    row.device_arch = host.device_arch;
+    row.device_memory_bytes = host.device_memory_bytes;
+    row.repetitions = suite.workload.repetitions;
+    row.warmup = rt.in_process_repetitions ? (rt.kind == RuntimeKind::LlamaBench ? 1 : 0) : suite.workload.warmup;
+    row.batch = suite.workload.batch;
+    row.rocm_version = host.rocm_version;
+    row.cuda_version = host.cuda_version;
+    row.driver_version = host.driver_version;
+    row.os = host.os;
+    row.kernel = host.kernel;
+    row.cpu_model = host.cpu_model;
+    row.host_memory_bytes = host.host_memory_bytes;
+    row.device_memory_source = host.device_memory_source;
+    row.uma = host.uma;
+    row.flags = join(rt.flags);
+    row.command = join(args);
+    row.format = rt.format.empty() ? model.format : rt.format;
+    row.synthetic = !model.forge_spec.empty();
+    row.run_id = host.run_id;
+    return row;
+}
+
+// The headline columns are the median of the repetitions (docs/csv-schema.md): a median is what
+// the gate compares, and one slow repetition must not move the published figure.
+void set_median(std::optional<double>& tok_s, std::optional<double>& ms, const std::vector<double>& samples,
+                const std::optional<std::int64_t>& tokens) {
+    if (samples.empty()) return;
+    tok_s = gates::median(samples);
+    if (tokens && *tok_s > 0) ms = static_cast<double>(*tokens) / *tok_s * 1000.0;
+}
+
+void apply_measurement(ResultRow& row, const Measurement& m) {
+    row.prompt_tokens = m.prompt_tokens;
+    row.generated_tokens = m.generated_tokens;
+    row.prefill_ms = m.prefill_ms;
+    row.prefill_tok_s = m.prefill_tok_s;
+    row.decode_ms = m.decode_ms;
+    row.decode_tok_s = m.decode_tok_s;
+    row.prefill_tok_s_samples = m.prefill_samples;
+    row.decode_tok_s_samples = m.decode_samples;
+    set_median(row.decode_tok_s, row.decode_ms, row.decode_tok_s_samples, row.generated_tokens);
+    set_median(row.prefill_tok_s, row.prefill_ms, row.prefill_tok_s_samples, row.prompt_tokens);
+    // What the runtime says about itself wins over nothing, never over a declared full commit.
+    // It is text a runtime printed: made printable UTF-8 first, since one invalid byte would make
+    // the whole results CSV unreadable (the reader refuses files that are not UTF-8).
+    auto printed = [](const std::string& s) { return perfgate::printable_excerpt(s, 256); };
+    if (row.runtime_commit.empty()) row.runtime_commit = printed(m.facts.commit);
+    if (row.runtime_version.empty()) row.runtime_version = printed(m.facts.version);
+    if (row.device.empty()) row.device = printed(m.facts.device);
+    if (m.facts.model_size) row.model_bytes = m.facts.model_size;
+}
+
+}  // namespace
+
+std::vector<std::string> build_arguments(const SuiteRuntime& rt, const Workload& w, const std::string& model_path,
+                                         const std::string& model_name, std::int64_t repetitions,
+                                         const std::string& forge_spec) {
+    std::vector<std::string> args = rt.args.empty() ? default_args(rt.kind) : rt.args;
+    args.insert(args.end(), rt.flags.begin(), rt.flags.end());
+    const std::pair<std::string, std::string> values[] = {
+        {"{model_path}", model_path},
+        {"{model}", model_name},
+        {"{prompt_tokens}", std::to_string(w.prompt_tokens)},
+        {"{generated_tokens}", std::to_string(w.generated_tokens)},
+        {"{batch}", std::to_string(w.batch)},
+        {"{repetitions}", std::to_string(repetitions)},
+        {"{warmup}", std::to_string(w.warmup)},
+        // A runtime that builds the model itself from the spec (perf/runtimes/transformers_bench.py).
+        {"{forge_spec}", forge_spec},
+    };
+    for (auto& a : args)
+        for (const auto& [key, value] : values)
+            for (std::size_t pos; (pos = a.find(key)) != std::string::npos;) a.replace(pos, key.size(), value);
+    return args;
+}
+
+Expected<PairOutcome> run_pair(const Suite& suite, const PairRequest& req, std::ostream& log, std::ostream& out) {
+    const SuiteRuntime* rt_decl = suite.find_runtime(req.runtime);
+    const SuiteModel* model = suite.find_model(req.model);
+    bool listed = false;
+    for (const auto& p : suite.pairs) listed = listed || (p.runtime == req.runtime && p.model == req.model);
+    if (!rt_decl || !model || !listed)
+        return make_error(suite.path.string() + ": no pair " + req.runtime + "/" + req.model + " in this suite");
+    SuiteRuntime rt = *rt_decl;
+    if (auto it = req.binaries.find(rt.name); it != req.binaries.end()) rt.binary = it->second;
+    const std::string label = fmt::format("[perf] {} on {}", model->name, rt.name);
+    if (!req.host.replay.empty()) log << label << ": host facts REPLAYED from " << req.host.replay << '\n';
+    if (rt.replay || suite.replay) log << label << ": runtime is a REPLAY stub printing recorded output\n";
+
+    PairOutcome outcome;
+    // 1. Backend: nothing to measure or record on a host without it.
+    if (!host_has_backend(req.host, suite.backend)) {
+        outcome.status = StatusToken{"SKIP:no_backend"};
+        outcome.reason = "suite backend " + suite.backend + " is not available on this host (probe: " + req.host.backend + ")";
+        outcome.exit_code = exit_code_for(outcome.status);
+        return outcome;
+    }
+
+    // 2. Memory guard, before anything is forged or launched.
+    auto estimate = estimate_memory(*model, suite);
+    if (!estimate) return estimate.error();
+    const FitDecision fit = check_fit(*estimate, req.host);
+    std::string model_path = model->checkpoint.string();
+    ResultRow row = base_row(suite, rt, *model, req.host, model_path, {});
+    row.model_bytes = estimate->weight_bytes ? std::optional<std::uint64_t>(estimate->weight_bytes) : std::nullopt;
+
+    const std::string suffix = req.suffix.empty() ? suite.results_suffix : req.suffix;
+    std::filesystem::path csv;
+    if (!req.results_dir.empty()) {
+        auto file = results_file(req.results_dir, suite.backend, req.host.host_tag, row.date, suffix);
+        if (!file) return file.error();
+        csv = *file;
+    }
+    auto finish = [&](PairOutcome o) -> Expected<PairOutcome> {
+        o.exit_code = exit_code_for(o.status);
+        row.status = o.status;
+        row.timestamp = utc_timestamp();
+        if (!csv.empty()) {
+            if (auto st = record_row(csv, row); !st) return st.error();
+            o.csv = csv;
+        }
+        print_ctest_measurements(out, row);
+        if (o.status.ok() && req.gate && !csv.empty()) {
+            const int g = req.gate(row, csv, log);
+            if (g == exit_code::regression) o.exit_code = g;
+        }
+        o.row = row;
+        return o;
+    };
+
+    if (!fit.fits) {
+        outcome.status = StatusToken{"SKIP:oom_estimate"};
+        outcome.reason = fit.message + " (weights: " + estimate->weight_source + ")";
+        return finish(outcome);
+    }
+    log << label << ": " << fit.message << '\n';
+
+    // 3. The checkpoint: forged now if the model comes from a spec (only models that fit).
+    if (!model->forge_spec.empty()) {
+        // The forge's own guard gets the same budget (or, when the probe knows none, the estimate).
+        const std::uint64_t budget = req.host.usable_memory_bytes.value_or(estimate->total());
+        auto forged = materialize_forged_model(*model, req.forge_dir, req.vocab_dir, budget, log);
+        if (!forged) return forged.error();
+        model_path = forged->string();
+        row.model_path = model_path;
+    }
+
+    // 4. Warmup and repetitions.
+    const auto& w = suite.workload;
+    const std::int64_t launches = rt.in_process_repetitions ? 1 : w.warmup + w.repetitions;
+    const auto start = Clock::now();
+    std::vector<double> decode, prefill;
+    Measurement last;
+    for (std::int64_t i = 0; i < launches; ++i) {
+        const bool warm = !rt.in_process_repetitions && i < w.warmup;
+        const auto args = build_arguments(rt, w, model_path, model->name, w.repetitions, model->forge_spec.string());
+        row.command = rt.binary + " " + join(args);
+        LaunchRequest lr;
+        lr.program = rt.binary;
+        lr.args = args;
+        lr.env = rt.env;
+        const double seconds = rt.in_process_repetitions ? w.timeout_s * static_cast<double>(w.repetitions + 1) : w.timeout_s;
+        lr.timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+        if (rt.kind == RuntimeKind::LlamaBench)
+            lr.on_stderr_line = [&](std::string_view line) {
+                if (line.rfind("llama-bench:", 0) == 0) log << label << ": " << line << '\n' << std::flush;
+            };
+        const LaunchResult run = launch(lr);
+        auto parsed = parse_output(rt, *model, run);
+        const bool have_decode = parsed && parsed->decode_tok_s.has_value();
+        const StatusToken status = classify_launch(run, have_decode);
+        if (!status.ok()) {
+            if (parsed && status.text == "FAIL:no_output") apply_measurement(row, *parsed);
+            outcome.status = status;
+            outcome.reason = describe_launch(run) + (warm ? " during warmup" : "");
+            if (status.text == "SKIP:oom") outcome.reason += "; treated as out of memory";
+            if (status.text == "FAIL:no_output") outcome.reason += parsed ? "; no decode tok/s in its output" : "; " + parsed.error().message;
+            if (status.text == "FAIL:bench" && run.started) outcome.reason += "; output ends: " + printable_tail(run.merged());
+            outcome.reason = one_line(outcome.reason);
+            return finish(outcome);
+        }
+        last = *parsed;
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        if (warm) {
+            log << fmt::format("{}: warmup {}/{} decode {:.2f} tok/s, elapsed {:.1f} s\n", label, i + 1, w.warmup,
+                               *parsed->decode_tok_s, elapsed);
+            continue;
+        }
+        if (rt.in_process_repetitions) {
+            const auto& s = parsed->decode_samples;
+            for (std::size_t k = 0; k < s.size(); ++k)
+                log << fmt::format("{}: repetition {}/{} decode {:.2f} tok/s, elapsed {:.1f} s\n", label, k + 1,
+                                   s.size(), s[k], elapsed);
+            decode = parsed->decode_samples;
+            prefill = parsed->prefill_samples;
+        } else {
+            decode.push_back(*parsed->decode_tok_s);
+            if (parsed->prefill_tok_s) prefill.push_back(*parsed->prefill_tok_s);
+            double sum = 0;
+            for (double d : decode) sum += d;
+            log << fmt::format("{}: repetition {}/{} decode {:.2f} tok/s (mean so far {:.2f}), elapsed {:.1f} s\n", label,
+                               decode.size(), w.repetitions, decode.back(), sum / static_cast<double>(decode.size()), elapsed);
+        }
+        log.flush();
+    }
+
+    // 5. The row: per-process runs average their readings; in-process runs report their own mean.
+    Measurement combined = last;
+    if (!rt.in_process_repetitions) {
+        auto mean = [](const std::vector<double>& v) {
+            double s = 0;
+            for (double x : v) s += x;
+            return s / static_cast<double>(v.size());
+        };
+        combined.decode_samples = decode;
+        combined.decode_tok_s = mean(decode);
+        if (last.generated_tokens && *combined.decode_tok_s > 0)
+            combined.decode_ms = static_cast<double>(*last.generated_tokens) / *combined.decode_tok_s * 1000.0;
+        combined.prefill_samples = prefill.size() == decode.size() ? prefill : std::vector<double>{};
+        if (!prefill.empty()) {
+            combined.prefill_tok_s = mean(prefill);
+            if (last.prompt_tokens && *combined.prefill_tok_s > 0)
+                combined.prefill_ms = static_cast<double>(*last.prompt_tokens) / *combined.prefill_tok_s * 1000.0;
+        }
+    }
+    apply_measurement(row, combined);
+    log << fmt::format("{}: decode {:.2f} tok/s [{}]{}\n", label, *combined.decode_tok_s, samples_text(combined.decode_samples),
+                       combined.prefill_tok_s ? fmt::format(", prefill {:.2f} tok/s", *combined.prefill_tok_s) : "");
+
+    // 6. Cooldown (longer after big models), so the next pair starts from a cool device.
+    const double cool = estimate->weight_bytes > w.big_model_bytes ? std::max(w.cooldown_s, w.big_cooldown_s) : w.cooldown_s;
+    if (cool > 0) row.cooldown_s = cool;
+    if (cool > 0) {
+        log << fmt::format("{}: cooldown {:.0f} s\n", label, cool);
+        std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<long long>(cool * 1000)));
+    }
+    outcome.status = StatusToken{"ok"};
+    return finish(outcome);
+}
+
+}  // namespace perfgate::perf

@@ -1,0 +1,361 @@
+#include "perfgate/perf/suite.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "json_locator.hpp"
+
+namespace perfgate::perf {
+namespace {
+
+using nlohmann::json;
+
+// Reads typed fields from one JSON object and reports the first problem as "origin:line: ...".
+class Reader {
+public:
+    Reader(const std::string& origin, const detail::JsonLines& lines) : origin_(origin), lines_(lines) {}
+
+    bool failed() const { return !error_.empty(); }
+    const std::string& error() const { return error_; }
+    void fail(const std::string& pointer, const std::string& message) {
+        if (error_.empty()) error_ = origin_ + ":" + std::to_string(lines_.line_of(pointer)) + ": " + message;
+    }
+    int line(const std::string& pointer) const { return lines_.line_of(pointer); }
+
+    // Rejects keys the schema does not know, so a typo is an error instead of a silent default.
+    void only_keys(const json& obj, const std::string& pointer, std::initializer_list<const char*> known) {
+        for (const auto& [key, value] : obj.items()) {
+            bool ok = false;
+            for (const char* k : known) ok = ok || key == k;
+            if (!ok) fail(pointer + "/" + key, "unknown key \"" + key + "\" in " + (pointer.empty() ? "the suite" : pointer));
+        }
+    }
+    std::optional<std::string> string(const json& obj, const std::string& pointer, const char* key, bool required) {
+        auto it = obj.find(key);
+        if (it == obj.end()) {
+            if (required) fail(pointer, std::string("missing \"") + key + "\"");
+            return std::nullopt;
+        }
+        if (!it->is_string()) {
+            fail(pointer + "/" + key, std::string("\"") + key + "\" must be a string");
+            return std::nullopt;
+        }
+        return it->get<std::string>();
+    }
+    std::optional<double> number(const json& obj, const std::string& pointer, const char* key, double min) {
+        auto it = obj.find(key);
+        if (it == obj.end()) return std::nullopt;
+        if (!it->is_number()) {
+            fail(pointer + "/" + key, std::string("\"") + key + "\" must be a number");
+            return std::nullopt;
+        }
+        const double v = it->get<double>();
+        if (v < min) {
+            fail(pointer + "/" + key, std::string("\"") + key + "\" must be at least " + std::to_string(min));
+            return std::nullopt;
+        }
+        return v;
+    }
+    std::optional<std::int64_t> integer(const json& obj, const std::string& pointer, const char* key, std::int64_t min) {
+        auto it = obj.find(key);
+        if (it == obj.end()) return std::nullopt;
+        if (!it->is_number_integer() || it->get<std::int64_t>() < min) {
+            fail(pointer + "/" + key, std::string("\"") + key + "\" must be an integer >= " + std::to_string(min));
+            return std::nullopt;
+        }
+        return it->get<std::int64_t>();
+    }
+    std::optional<std::uint64_t> bytes(const json& obj, const std::string& pointer, const char* key) {
+        auto v = integer(obj, pointer, key, 0);
+        if (!v) return std::nullopt;
+        return static_cast<std::uint64_t>(*v);
+    }
+    std::vector<std::string> strings(const json& obj, const std::string& pointer, const char* key) {
+        std::vector<std::string> out;
+        auto it = obj.find(key);
+        if (it == obj.end()) return out;
+        if (!it->is_array()) {
+            fail(pointer + "/" + key, std::string("\"") + key + "\" must be an array of strings");
+            return out;
+        }
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            if (!(*it)[i].is_string()) fail(pointer + "/" + key + "/" + std::to_string(i), "expected a string");
+            else out.push_back((*it)[i].get<std::string>());
+        }
+        return out;
+    }
+
+private:
+    std::string origin_;
+    const detail::JsonLines& lines_;
+    std::string error_;
+};
+
+std::optional<RuntimeKind> kind_from(const std::string& s) {
+    if (s == "llama-bench") return RuntimeKind::LlamaBench;
+    if (s == "mlxcel") return RuntimeKind::Mlxcel;
+    if (s == "mlx-lm") return RuntimeKind::MlxLm;
+    if (s == "catch2") return RuntimeKind::Catch2;
+    if (s == "command") return RuntimeKind::Command;
+    return std::nullopt;
+}
+
+std::optional<OutputFormat> format_from(const std::string& s) {
+    if (s == "llama-bench-json") return OutputFormat::LlamaBenchJson;
+    if (s == "mlxcel-profile") return OutputFormat::MlxcelProfile;
+    if (s == "mlxcel-generate") return OutputFormat::MlxcelGenerate;
+    if (s == "mlx-lm-generate") return OutputFormat::MlxLmGenerate;
+    if (s == "mlx-lm-benchmark") return OutputFormat::MlxLmBenchmark;
+    if (s == "catch2-xml") return OutputFormat::Catch2Xml;
+    if (s == "command") return OutputFormat::Command;
+    return std::nullopt;
+}
+
+std::filesystem::path resolve(const std::filesystem::path& base, const std::string& p) {
+    if (p.empty()) return {};
+    std::filesystem::path path(p);
+    return path.is_absolute() ? path : (base / path).lexically_normal();
+}
+
+void read_workload(Reader& r, const json& obj, Workload& w) {
+    const std::string ptr = "/workload";
+    if (!obj.is_object()) return r.fail(ptr, "\"workload\" must be an object");
+    r.only_keys(obj, ptr, {"prompt_tokens", "generated_tokens", "batch", "warmup", "repetitions", "cooldown_s",
+                           "big_cooldown_s", "big_model_gib", "timeout_s", "max_reruns"});
+    if (auto v = r.integer(obj, ptr, "prompt_tokens", 1)) w.prompt_tokens = *v;
+    if (auto v = r.integer(obj, ptr, "generated_tokens", 1)) w.generated_tokens = *v;
+    if (auto v = r.integer(obj, ptr, "batch", 1)) w.batch = *v;
+    if (auto v = r.integer(obj, ptr, "warmup", 0)) w.warmup = *v;
+    if (auto v = r.integer(obj, ptr, "repetitions", 1)) w.repetitions = *v;
+    if (auto v = r.number(obj, ptr, "cooldown_s", 0)) w.cooldown_s = *v;
+    if (auto v = r.number(obj, ptr, "big_cooldown_s", 0)) w.big_cooldown_s = *v;
+    if (auto v = r.number(obj, ptr, "big_model_gib", 0)) w.big_model_bytes = static_cast<std::uint64_t>(*v * 1073741824.0);
+    if (auto v = r.number(obj, ptr, "timeout_s", 0.001)) w.timeout_s = *v;
+    if (auto v = r.integer(obj, ptr, "max_reruns", 0)) w.max_reruns = *v;
+}
+
+void read_model(Reader& r, const json& obj, const std::string& ptr, const std::filesystem::path& base, SuiteModel& m) {
+    if (!obj.is_object()) return r.fail(ptr, "a model must be an object");
+    r.only_keys(obj, ptr, {"name", "checkpoint", "forge_spec", "format", "weight_bytes", "weight_gb",
+                           "kv_cache_bytes", "overhead_bytes", "benchmark", "description"});
+    m.line = r.line(ptr);
+    m.name = r.string(obj, ptr, "name", true).value_or("");
+    if (!r.failed() && !is_safe_name(m.name))
+        r.fail(ptr + "/name", "model name \"" + m.name + "\" must match [A-Za-z0-9][A-Za-z0-9.-]* (it becomes part of a test and file name)");
+    m.checkpoint = resolve(base, r.string(obj, ptr, "checkpoint", false).value_or(""));
+    m.forge_spec = resolve(base, r.string(obj, ptr, "forge_spec", false).value_or(""));
+    m.format = r.string(obj, ptr, "format", false).value_or("");
+    m.benchmark = r.string(obj, ptr, "benchmark", false).value_or("");
+    m.weight_bytes = r.bytes(obj, ptr, "weight_bytes");
+    // Published model sizes are often in (decimal) GB; accept that too.
+    if (auto gb = r.number(obj, ptr, "weight_gb", 0)) m.weight_bytes = static_cast<std::uint64_t>(*gb * 1e9);
+    m.kv_cache_bytes = r.bytes(obj, ptr, "kv_cache_bytes");
+    m.overhead_bytes = r.bytes(obj, ptr, "overhead_bytes");
+    if (m.checkpoint.empty() && m.forge_spec.empty() && m.benchmark.empty())
+        r.fail(ptr, "model \"" + m.name + "\" needs \"checkpoint\" or \"forge_spec\" (or \"benchmark\" for catch2)");
+    if (!m.checkpoint.empty() && !m.forge_spec.empty())
+        r.fail(ptr, "model \"" + m.name + "\" has both \"checkpoint\" and \"forge_spec\"; give one");
+    if (!m.forge_spec.empty() && !std::filesystem::exists(m.forge_spec))
+        r.fail(ptr + "/forge_spec", "forge spec " + m.forge_spec.string() + " does not exist");
+}
+
+void read_runtime(Reader& r, const json& obj, const std::string& ptr, const std::filesystem::path& base, SuiteRuntime& rt) {
+    if (!obj.is_object()) return r.fail(ptr, "a runtime must be an object");
+    r.only_keys(obj, ptr, {"name", "kind", "binary", "args", "flags", "env", "output", "patterns",
+                           "repetitions_in_process", "version", "commit", "upstream_commit", "overlay_commit",
+                           "replay", "description", "format"});
+    rt.line = r.line(ptr);
+    rt.name = r.string(obj, ptr, "name", true).value_or("");
+    if (!r.failed() && !is_safe_name(rt.name))
+        r.fail(ptr + "/name", "runtime name \"" + rt.name + "\" must match [A-Za-z0-9][A-Za-z0-9.-]*");
+    if (!r.failed() && rt.name.find('.') != std::string::npos)
+        r.fail(ptr + "/name", "runtime name \"" + rt.name + "\" must not contain '.' (perf.<runtime>.<model> is split at the first '.')");
+    if (!r.failed() && rt.name == "probe")
+        r.fail(ptr + "/name", "runtime name \"probe\" is reserved (perf.probe.<suite> is the setup test)");
+    const auto kind = r.string(obj, ptr, "kind", true).value_or("");
+    if (auto k = kind_from(kind)) rt.kind = *k;
+    else if (!r.failed()) r.fail(ptr + "/kind", "unknown runtime kind \"" + kind + "\" (llama-bench, mlxcel, mlx-lm, catch2, command)");
+    const auto binary = r.string(obj, ptr, "binary", true).value_or("");
+    // A bare name is looked up on PATH when the run starts; anything with a '/' is a path.
+    rt.binary = binary.find('/') == std::string::npos ? binary : resolve(base, binary).string();
+    rt.args = r.strings(obj, ptr, "args");
+    rt.flags = r.strings(obj, ptr, "flags");
+    if (auto it = obj.find("env"); it != obj.end()) {
+        if (!it->is_object()) r.fail(ptr + "/env", "\"env\" must be an object of strings");
+        else
+            for (const auto& [k, v] : it->items()) {
+                if (!v.is_string()) r.fail(ptr + "/env/" + k, "environment values must be strings");
+                else rt.env[k] = v.get<std::string>();
+            }
+    }
+    if (auto out = r.string(obj, ptr, "output", false)) {
+        if (auto f = format_from(*out)) rt.output = *f;
+        else r.fail(ptr + "/output", "unknown output format \"" + *out + "\"");
+    }
+    if (auto it = obj.find("patterns"); it != obj.end()) {
+        const std::string pp = ptr + "/patterns";
+        if (!it->is_object()) r.fail(pp, "\"patterns\" must be an object");
+        else {
+            r.only_keys(*it, pp, {"decode_tok_s", "prefill_tok_s", "prompt_tokens", "generated_tokens"});
+            rt.patterns.decode_tok_s = r.string(*it, pp, "decode_tok_s", true).value_or("");
+            rt.patterns.prefill_tok_s = r.string(*it, pp, "prefill_tok_s", false).value_or("");
+            rt.patterns.prompt_tokens = r.string(*it, pp, "prompt_tokens", false).value_or("");
+            rt.patterns.generated_tokens = r.string(*it, pp, "generated_tokens", false).value_or("");
+        }
+    }
+    if (rt.kind == RuntimeKind::Command && rt.patterns.decode_tok_s.empty() && !r.failed())
+        r.fail(ptr, "a \"command\" runtime needs \"patterns\" with at least \"decode_tok_s\"");
+    if ((rt.kind == RuntimeKind::MlxLm || rt.kind == RuntimeKind::Catch2 || rt.kind == RuntimeKind::Command) &&
+        rt.args.empty() && !r.failed())
+        r.fail(ptr, std::string("a \"") + kind + "\" runtime needs \"args\" (there is no default command line)");
+    // llama-bench and Catch2 repeat inside one process; the others run once per repetition.
+    rt.in_process_repetitions = rt.kind == RuntimeKind::LlamaBench || rt.kind == RuntimeKind::Catch2;
+    if (auto it = obj.find("repetitions_in_process"); it != obj.end()) {
+        if (!it->is_boolean()) r.fail(ptr + "/repetitions_in_process", "must be true or false");
+        else rt.in_process_repetitions = it->get<bool>();
+    }
+    rt.format = r.string(obj, ptr, "format", false).value_or("");
+    rt.version = r.string(obj, ptr, "version", false).value_or("");
+    rt.commit = r.string(obj, ptr, "commit", false).value_or("");
+    rt.upstream_commit = r.string(obj, ptr, "upstream_commit", false).value_or("");
+    rt.overlay_commit = r.string(obj, ptr, "overlay_commit", false).value_or("");
+    if (auto it = obj.find("replay"); it != obj.end()) rt.replay = it->is_boolean() && it->get<bool>();
+}
+
+}  // namespace
+
+const char* to_string(RuntimeKind kind) {
+    switch (kind) {
+        case RuntimeKind::LlamaBench: return "llama-bench";
+        case RuntimeKind::Mlxcel: return "mlxcel";
+        case RuntimeKind::MlxLm: return "mlx-lm";
+        case RuntimeKind::Catch2: return "catch2";
+        case RuntimeKind::Command: return "command";
+    }
+    return "command";
+}
+
+bool is_safe_name(const std::string& name) {
+    if (name.empty() || name.size() > 100 || name.find("..") != std::string::npos) return false;
+    if (!std::isalnum(static_cast<unsigned char>(name[0]))) return false;
+    for (char c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') return false;
+    return true;
+}
+
+const SuiteModel* Suite::find_model(const std::string& n) const {
+    for (const auto& m : models)
+        if (m.name == n) return &m;
+    return nullptr;
+}
+
+const SuiteRuntime* Suite::find_runtime(const std::string& n) const {
+    for (const auto& r : runtimes)
+        if (r.name == n) return &r;
+    return nullptr;
+}
+
+Expected<Suite> parse_suite(const std::string& text, const std::string& origin, const std::filesystem::path& base) {
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        int line = 1;
+        for (std::size_t i = 0; i < std::min<std::size_t>(e.byte, text.size()); ++i)
+            if (text[i] == '\n') ++line;
+        return make_error(origin + ":" + std::to_string(line) + ": not valid JSON: " + e.what());
+    } catch (const json::exception& e) {
+        // A number too large for a double ("1e400") is out_of_range.406: it quotes the number but
+        // gives no position, so the line is where that number first appears.
+        const std::string what = e.what();
+        const auto open = what.find('\''), close = what.rfind('\'');
+        std::size_t at = open != std::string::npos && close > open + 1 ? text.find(what.substr(open + 1, close - open - 1)) : 0;
+        if (at == std::string::npos) at = 0;
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+        return make_error(origin + ":" + std::to_string(line) + ": not valid JSON: " + what);
+    }
+    const detail::JsonLines lines(text);
+    Reader r(origin, lines);
+    if (!doc.is_object()) return make_error(origin + ":1: a suite must be a JSON object");
+    r.only_keys(doc, "", {"suite", "description", "backend", "replay", "results_suffix", "default_overhead_bytes",
+                          "workload", "models", "runtimes", "pairs", "replay_host"});
+    Suite s;
+    s.path = origin;
+    s.name = r.string(doc, "", "suite", true).value_or("");
+    if (!r.failed() && !is_safe_name(s.name)) r.fail("/suite", "suite name must match [A-Za-z0-9][A-Za-z0-9.-]*");
+    s.backend = r.string(doc, "", "backend", true).value_or("");
+    static const std::set<std::string> backends{"cpu", "rocm", "cuda", "metal", "vulkan"};
+    if (!r.failed() && !backends.count(s.backend))
+        r.fail("/backend", "backend must be one of cpu, rocm, cuda, metal, vulkan (got \"" + s.backend + "\")");
+    if (auto it = doc.find("replay"); it != doc.end()) s.replay = it->is_boolean() && it->get<bool>();
+    s.results_suffix = r.string(doc, "", "results_suffix", false).value_or(s.replay ? "replay" : "");
+    if (!s.results_suffix.empty() && !is_safe_name(s.results_suffix))
+        r.fail("/results_suffix", "results_suffix must match [A-Za-z0-9][A-Za-z0-9.-]*");
+    if (auto v = r.bytes(doc, "", "default_overhead_bytes")) s.default_overhead_bytes = *v;
+    if (auto it = doc.find("workload"); it != doc.end()) read_workload(r, *it, s.workload);
+
+    auto list = [&](const char* key) -> const json* {
+        auto it = doc.find(key);
+        if (it == doc.end() || !it->is_array() || it->empty()) {
+            r.fail(it == doc.end() ? "" : std::string("/") + key, std::string("\"") + key + "\" must be a non-empty array");
+            return nullptr;
+        }
+        return &*it;
+    };
+    if (const json* models = list("models"))
+        for (std::size_t i = 0; i < models->size() && !r.failed(); ++i) {
+            SuiteModel m;
+            read_model(r, (*models)[i], "/models/" + std::to_string(i), base, m);
+            if (!r.failed() && s.find_model(m.name)) r.fail("/models/" + std::to_string(i), "model \"" + m.name + "\" is declared twice");
+            s.models.push_back(std::move(m));
+        }
+    if (const json* runtimes = r.failed() ? nullptr : list("runtimes"))
+        for (std::size_t i = 0; i < runtimes->size() && !r.failed(); ++i) {
+            SuiteRuntime rt;
+            read_runtime(r, (*runtimes)[i], "/runtimes/" + std::to_string(i), base, rt);
+            if (!r.failed() && s.find_runtime(rt.name)) r.fail("/runtimes/" + std::to_string(i), "runtime \"" + rt.name + "\" is declared twice");
+            s.runtimes.push_back(std::move(rt));
+        }
+    if (r.failed()) return make_error(r.error());
+
+    // Pairs: [{"runtime": r, "models": [...]}]; absent means every runtime with every model.
+    if (auto it = doc.find("pairs"); it != doc.end()) {
+        if (!it->is_array()) r.fail("/pairs", "\"pairs\" must be an array");
+        else
+            for (std::size_t i = 0; i < it->size() && !r.failed(); ++i) {
+                const std::string ptr = "/pairs/" + std::to_string(i);
+                const json& p = (*it)[i];
+                if (!p.is_object()) { r.fail(ptr, "a pair entry must be an object"); break; }
+                r.only_keys(p, ptr, {"runtime", "models"});
+                const auto rt = r.string(p, ptr, "runtime", true).value_or("");
+                if (!r.failed() && !s.find_runtime(rt)) r.fail(ptr + "/runtime", "no runtime named \"" + rt + "\"");
+                const auto models = r.strings(p, ptr, "models");
+                if (!r.failed() && models.empty()) r.fail(ptr, "\"models\" must list at least one model");
+                for (std::size_t j = 0; j < models.size() && !r.failed(); ++j) {
+                    if (!s.find_model(models[j])) r.fail(ptr + "/models/" + std::to_string(j), "no model named \"" + models[j] + "\"");
+                    for (const auto& existing : s.pairs)
+                        if (existing.runtime == rt && existing.model == models[j])
+                            r.fail(ptr + "/models/" + std::to_string(j), "pair " + rt + "/" + models[j] + " is listed twice");
+                    s.pairs.push_back({rt, models[j]});
+                }
+            }
+    } else {
+        for (const auto& rt : s.runtimes)
+            for (const auto& m : s.models) s.pairs.push_back({rt.name, m.name});
+    }
+    if (r.failed()) return make_error(r.error());
+    return s;
+}
+
+Expected<Suite> load_suite(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return make_error(path.string() + ": cannot open the suite manifest");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_suite(text.str(), path.string(), path.parent_path());
+}
+
+}  // namespace perfgate::perf

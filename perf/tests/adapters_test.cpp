@@ -1,0 +1,137 @@
+#include <catch2/catch.hpp>
+#include <regex>
+
+#include "perfgate/core/csv.hpp"
+#include "perfgate/perf/adapters.hpp"
+#include "test_support.hpp"
+
+using namespace perfgate::perf;
+using perfgate::perf::test::recorded;
+namespace fs = std::filesystem;
+
+static fs::path probe_fixture(const std::string& name) { return test::fixtures() / "probe-outputs" / name; }
+
+TEST_CASE("mlxcel generate: the [Generated ...] line of a real Metal run", "[adapters][mlxcel]") {
+    const auto m = parse_mlxcel_generate(recorded(probe_fixture("mlxcel-generate_m1max_kubesimplify-blog.txt")));
+    REQUIRE(m);
+    CHECK(m->generated_tokens == 200);
+    CHECK(*m->decode_tok_s == Approx(62.68));
+    CHECK(*m->decode_ms == Approx(3190.0));
+}
+
+TEST_CASE("mlxcel generate: the ROCm probe output has no numbers", "[adapters][mlxcel]") {
+    const auto text = recorded(probe_fixture("mlxcel-generate_rocm_gfx1151.txt"));
+    const auto m = parse_mlxcel_generate(text);
+    REQUIRE_FALSE(m);
+    CHECK_THAT(m.error().message, Catch::Contains("Runtime device: GPU"));  // the excerpt
+    CHECK_FALSE(parse_mlxcel_profile(text));
+}
+
+TEST_CASE("mlxcel [Profile Results]: replays give back the published rows", "[adapters][mlxcel]") {
+    // Each replay recording carries a published row's numbers in mlxcel's profile layout; the
+    // adapter must return exactly the numbers of that row of the real CSV.
+    const auto csv = perfgate::read_results_csv(
+        (test::fixtures() / "mlxcel-benchmarks/rocm_strixhalo-gfx1151_2026-09-30.csv").string());
+    REQUIRE(csv);
+    REQUIRE(csv->rows.size() == 5);
+    for (const auto& row : csv->rows) {
+        INFO(row.model);
+        const auto m = parse_mlxcel_profile(recorded(test::source() / "perf/replay/recordings" / (row.model + ".txt")));
+        REQUIRE(m);
+        CHECK(m->prompt_tokens == row.prompt_tokens);
+        CHECK(m->generated_tokens == row.generated_tokens);
+        CHECK(*m->prefill_ms == Approx(*row.prefill_ms));
+        CHECK(*m->prefill_tok_s == Approx(*row.prefill_tok_s));
+        CHECK(*m->decode_ms == Approx(*row.decode_ms));
+        CHECK(*m->decode_tok_s == Approx(*row.decode_tok_s));
+        CHECK(m->facts.device == "AMD Radeon 8060S Graphics");
+    }
+}
+
+TEST_CASE("mlx_lm.generate: all three statistics lines", "[adapters][mlx-lm]") {
+    const auto m = parse_mlx_lm_generate(recorded(probe_fixture("mlx-lm-generate_qwen-small_kevinlights-fine-tuning-research.txt")));
+    REQUIRE(m);
+    CHECK(m->prompt_tokens == 7);
+    CHECK(*m->prefill_tok_s == Approx(16.2));
+    CHECK(m->generated_tokens == 20);
+    CHECK(*m->decode_tok_s == Approx(98.705));
+    CHECK(*m->facts.peak_memory_gb == Approx(1.065));
+}
+
+TEST_CASE("mlx_lm.generate: a paste without the Generation line", "[adapters][mlx-lm]") {
+    const auto m = parse_mlx_lm_generate(recorded(probe_fixture("mlx-lm-stats_m2ultra_mlx-lm-pr-40.txt")));
+    REQUIRE(m);
+    CHECK_FALSE(m->decode_tok_s);  // the runner classifies this FAIL:no_output
+    CHECK(m->prompt_tokens == 33898);
+    CHECK(*m->prefill_tok_s == Approx(676.212));  // the first block wins
+    CHECK(*m->facts.peak_memory_gb == Approx(12.257));
+}
+
+TEST_CASE("mlx_lm.benchmark: Trial lines are the samples and agree with its Averages line", "[adapters][mlx-lm]") {
+    const auto text = recorded(probe_fixture("mlx-lm-benchmark_mlx-lm-pr-396.txt"));
+    const auto m = parse_mlx_lm_benchmark(text);
+    REQUIRE(m);
+    CHECK(m->decode_samples.size() == 5);
+    CHECK(m->prefill_samples.size() == 5);
+    CHECK(m->prompt_tokens == 2048);
+    CHECK(m->generated_tokens == 128);
+    std::smatch avg;
+    REQUIRE(std::regex_search(text, avg, std::regex("Averages: prompt_tps=([0-9.]+), generation_tps=([0-9.]+)")));
+    CHECK(*m->prefill_tok_s == Approx(std::stod(avg[1].str())).epsilon(1e-5));
+    CHECK(*m->decode_tok_s == Approx(std::stod(avg[2].str())).epsilon(1e-5));
+    CHECK_FALSE(parse_mlx_lm_benchmark(recorded(probe_fixture("mlx-lm-generate_qwen-small_kevinlights-fine-tuning-research.txt"))));
+}
+
+TEST_CASE("llama-bench -o json: a real recording from the pinned build", "[adapters][llama-bench]") {
+    const auto path = test::data() / "recorded/llama-bench-tiny-llama-ci.json";
+    REQUIRE(fs::exists(path));
+    const auto m = parse_llama_bench_json(test::slurp(path));
+    REQUIRE(m);
+    CHECK(m->prompt_tokens > 0);
+    CHECK(m->generated_tokens > 0);
+    REQUIRE(m->decode_samples.size() >= 2);
+    REQUIRE(m->prefill_samples.size() == m->decode_samples.size());
+    double sum = 0;
+    for (double s : m->decode_samples) sum += s;
+    CHECK(*m->decode_tok_s == Approx(sum / static_cast<double>(m->decode_samples.size())).epsilon(0.02));
+    CHECK(m->facts.commit.size() >= 7);
+    CHECK(m->facts.backends.find("CPU") != std::string::npos);
+    CHECK_FALSE(m->facts.model_type.empty());
+    CHECK(m->facts.model_size > 0u);
+}
+
+TEST_CASE("llama-bench JSON adapter refuses the markdown table and garbage", "[adapters][llama-bench]") {
+    CHECK_FALSE(parse_llama_bench_json(recorded(probe_fixture("llama-bench_rocm_gfx1151_kyuz0-toolboxes.txt"))));
+    CHECK_FALSE(parse_llama_bench_json("[{\"n_prompt\": 0, \"n_gen\": 0}]"));
+    CHECK_FALSE(parse_llama_bench_json("[ not json"));
+}
+
+TEST_CASE("Catch2 XML: a real recording of the Catch2 2.13 reporter", "[adapters][catch2]") {
+    const auto text = test::slurp(test::data() / "recorded/catch2-benchmark.xml");
+    const auto m = parse_catch2_xml(text, "sum of 1000 doubles");
+    REQUIRE(m);
+    REQUIRE(m->decode_ms);
+    CHECK(*m->decode_tok_s == Approx(1000.0 / *m->decode_ms));
+    CHECK(m->decode_stddev);
+    CHECK(m->generated_tokens > 1);  // the samples count
+    const auto missing = parse_catch2_xml(text, "no such benchmark");
+    REQUIRE_FALSE(missing);
+    CHECK_THAT(missing.error().message, Catch::Contains("sum of 1000 doubles"));
+}
+
+TEST_CASE("command adapter: user regexes over a real llama-bench console table", "[adapters][command]") {
+    CommandPatterns p;
+    p.decode_tok_s = R"(tg128 \|\s+([0-9.]+) ±)";
+    p.prefill_tok_s = R"(pp512 \|\s+([0-9.]+) ±)";
+    const auto m = parse_command_output(recorded(probe_fixture("llama-bench_rocm_gfx1151_lhl-strix-halo-testing.txt")), p);
+    REQUIRE(m);
+    REQUIRE(m->decode_samples.size() == 8);
+    CHECK(m->decode_samples.front() == Approx(39.33));
+    CHECK(m->prefill_samples.back() == Approx(1189.21));
+    CommandPatterns bad;
+    bad.decode_tok_s = "([0-9";
+    CHECK_FALSE(parse_command_output("x", bad));
+    CommandPatterns no_group;
+    no_group.decode_tok_s = "tok/s";
+    CHECK_FALSE(parse_command_output("1 tok/s", no_group));
+}

@@ -1,0 +1,187 @@
+// Fault tests: runtimes that crash, flood their output or print bytes that are not text, through
+// the launcher and through the pair runner (classification and the recorded row).
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "perfgate/core/csv.hpp"
+#include "perfgate/core/text.hpp"
+#include "perfgate/perf/launcher.hpp"
+#include "perfgate/perf/pair_runner.hpp"
+#include "test_support.hpp"
+
+using namespace perfgate::perf;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string stub() { return (test::data() / "stub-runtime.sh").string(); }
+
+// The replayed Strix Halo's facts, without a device name so that the runtime's own is recorded.
+HostContext host_without_device() {
+    HostContext h;
+    h.backend = "rocm";
+    h.host_tag = "strixhalo-gfx1151";
+    h.device_arch = "gfx1151";
+    h.device_memory_bytes = 96ull << 30;
+    h.usable_memory_bytes = 80ull << 30;
+    h.memory_is_device = true;
+    h.date = "2026-11-29";
+    h.run_id = "fault-test";
+    h.replay = "fault_runtime_test";
+    return h;
+}
+
+PairOutcome run(const std::string& runtime, const fs::path& results) {
+    auto suite = load_suite(test::data() / "stub-fault-suite.json");
+    REQUIRE(suite);
+    PairRequest req;
+    req.runtime = runtime;
+    req.model = "small";
+    req.host = host_without_device();
+    req.results_dir = results;
+    std::ostringstream log, out;
+    auto o = run_pair(*suite, req, log, out);
+    REQUIRE(o);
+    return *o;
+}
+
+// Peak resident memory of this process (kB) since the last reset_peak_rss().
+long peak_rss_kb() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+}
+long current_rss_kb() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+}
+bool reset_peak_rss() { return static_cast<bool>(std::ofstream("/proc/self/clear_refs") << "5"); }
+
+bool printable_one_line(const std::string& s) {
+    if (perfgate::find_binary_or_invalid_utf8(s)) return false;
+    for (unsigned char c : s)
+        if (c < 0x20 || c == 0x7f) return false;
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("a runtime that dies of SIGSEGV is FAIL:bench, with the signal named", "[fault][launcher][pair]") {
+    LaunchRequest r;
+    r.program = stub();
+    r.args = {"segv"};
+    const auto res = launch(r);
+    REQUIRE(res.term_signal);
+    CHECK(*res.term_signal == SIGSEGV);
+    CHECK(res.shell_status() == 139);
+
+    const auto results = test::temp_dir("fault-segv");
+    const auto o = run("stub-segv", results);
+    CHECK(o.status.text == "FAIL:bench");  // a crash is a failure, never an out-of-memory skip
+    CHECK(o.exit_code == 1);
+    CHECK_THAT(o.reason, Catch::StartsWith("ended by signal 11 (SIGSEGV)"));
+    CHECK_THAT(o.reason, Catch::Contains("output ends: loading model..."));
+    auto csv = perfgate::read_results_csv((results / "rocm_strixhalo-gfx1151_2026-11-29_replay.csv").string());
+    REQUIRE(csv);
+    REQUIRE(csv->rows.size() == 1);
+    CHECK(csv->rows[0].status.text == "FAIL:bench");
+}
+
+TEST_CASE("a runtime flooding its output is captured within the bound and still classified", "[fault][launcher][pair]") {
+    const std::size_t flood = 256u << 20;  // stdout; stderr gets half of it
+    LaunchRequest r;
+    r.program = stub();
+    r.args = {"flood", "mlxcel-generate_m1max_kubesimplify-blog.txt"};
+    r.env = {{"STUB_FLOOD_BYTES", std::to_string(flood)}};
+    r.timeout = std::chrono::seconds(120);
+    const bool can_measure_peak = reset_peak_rss();
+    const long rss_before = current_rss_kb();
+    const auto res = launch(r);
+    const long peak = peak_rss_kb();
+    REQUIRE(res.exit_code);
+    CHECK(*res.exit_code == 0);
+    CHECK(res.truncated);
+    // 4 MiB kept per stream (head and tail halves) plus the "[... N bytes dropped ...]" mark.
+    CHECK(res.out.size() <= r.capture_limit + 64);
+    CHECK(res.err.size() <= r.capture_limit + 64);
+    CHECK_THAT(res.out, Catch::StartsWith("flood: the runtime prints"));
+    CHECK_THAT(res.out, Catch::Contains("[Generated 200 tokens in 3.19s = 62.68 tok/s]"));  // the tail
+    // What was kept plus what the mark says was dropped is exactly what the stub printed.
+    const auto mark = res.out.find("\n[... ");
+    REQUIRE(mark != std::string::npos);
+    const std::size_t dropped = std::stoull(res.out.substr(mark + 6));
+    const std::string mark_text = "\n[... " + std::to_string(dropped) + " bytes dropped ...]\n";
+    const std::string printed_tail = test::recorded(test::fixtures() / "probe-outputs/mlxcel-generate_m1max_kubesimplify-blog.txt");
+    CHECK(res.out.size() - mark_text.size() + dropped == flood + printed_tail.size());
+    if (can_measure_peak) CHECK(peak - rss_before < 64 * 1024);  // bounded: far below the 384 MiB printed
+    std::cout << "[fault] flood: printed " << flood << " + " << flood / 2 << " bytes (stdout + stderr) in "
+              << res.wall_seconds << " s; captured " << res.out.size() << " + " << res.err.size()
+              << " bytes; peak RSS growth " << (can_measure_peak ? std::to_string(peak - rss_before) + " kB" : "n/a")
+              << '\n';
+
+    // Through the pair runner: the decode number at the very end of the flood is still found.
+    const auto results = test::temp_dir("fault-flood");
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto o = run("stub-flood", results);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(o.status.text == "ok");
+    REQUIRE(o.row);
+    CHECK(o.row->decode_tok_s == Approx(62.68));
+    std::cout << "[fault] flood through the pair runner: ok, 62.68 tok/s, " << took << " s\n";
+}
+
+TEST_CASE("bytes that are not UTF-8 never reach the row or the reason unprintable", "[fault][pair]") {
+    // A failing runtime: the reason quotes its output, made printable and kept on one line.
+    const auto results = test::temp_dir("fault-binary");
+    const auto failed = run("stub-binary", results);
+    CHECK(failed.status.text == "FAIL:bench");
+    INFO(failed.reason);
+    CHECK_THAT(failed.reason, Catch::Contains("crashed"));
+    CHECK(printable_one_line(failed.reason));
+
+    // A runtime that measures fine but names its device in bytes that are not text.
+    const auto ok = run("stub-binary-device", results);
+    CHECK(ok.status.text == "ok");
+    REQUIRE(ok.row);
+    CHECK_THAT(ok.row->device, Catch::Contains("Radeon"));
+    CHECK(printable_one_line(ok.row->device));
+
+    // The file holding both rows is valid UTF-8 and reads back (the reader refuses anything else).
+    const auto file = results / "rocm_strixhalo-gfx1151_2026-11-29_replay.csv";
+    CHECK_FALSE(perfgate::find_binary_or_invalid_utf8(test::slurp(file)));
+    auto csv = perfgate::read_results_csv(file.string());
+    INFO((csv ? "" : csv.error().message));
+    REQUIRE(csv);
+    REQUIRE(csv->rows.size() == 2);
+    CHECK(csv->rows[1].decode_tok_s.has_value());
+}
+
+TEST_CASE("a program path with spaces and arguments with shell syntax arrive verbatim", "[fault][launcher][security]") {
+    // A copy of the stub under a folder whose name has a space and a ';': no shell splits or runs it.
+    const auto dir = test::temp_dir("path with spaces; rm -rf x");
+    const auto program = dir / "my runtime;echo pwned";
+    {
+        std::ofstream f(program);
+        f << "#!/bin/sh\nfor a in \"$0\" \"$@\"; do printf '[%s]\\n' \"$a\"; done\n";
+    }
+    fs::permissions(program, fs::perms::owner_all);
+    LaunchRequest r;
+    r.program = program.string();
+    r.args = {"-m", "model; touch " + (dir / "created").string(), "$(id)", "a b", "|", "'q'", ""};
+    const auto res = launch(r);
+    REQUIRE(res.started);
+    CHECK(res.exit_code == 0);
+    CHECK(res.out == "[" + program.string() + "]\n[-m]\n[model; touch " + (dir / "created").string() +
+                         "]\n[$(id)]\n[a b]\n[|]\n['q']\n[]\n");
+    CHECK_FALSE(fs::exists(dir / "created"));
+}

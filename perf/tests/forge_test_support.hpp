@@ -1,0 +1,62 @@
+#pragma once
+// Helpers shared by the forge tests: a scratch folder and a small stand-in vocabulary GGUF.
+#include <filesystem>
+#include <random>
+#include <string>
+#include <unistd.h>
+
+#include "perfgate/perf/gguf.hpp"
+#include "perfgate/perf/model_spec.hpp"
+
+namespace forge_test {
+
+// A fresh folder under the system temp dir, removed with everything in it at scope exit.
+struct ScratchDir {
+    std::filesystem::path path;
+    ScratchDir() {
+        std::random_device rd;
+        path = std::filesystem::temp_directory_path() /
+               ("perfgate-forge-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
+        std::filesystem::create_directories(path);
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+};
+
+inline perfgate::perf::ModelSpec load_repo_spec(const std::string& name) {
+    auto spec = perfgate::perf::load_model_spec(std::filesystem::path(PERFGATE_SOURCE_DIR) / "perf/models" / (name + ".json"));
+    if (!spec) throw std::runtime_error(spec.error().message);
+    return *spec;
+}
+
+// Writes <dir>/<file> as a tokenizer-only GGUF of `n_tokens` tokens, like llama.cpp's vocab files.
+inline void write_stand_in_vocab(const std::filesystem::path& dir, const std::string& file, std::size_t n_tokens) {
+    using namespace perfgate::perf::gguf;
+    std::vector<std::string> tokens;
+    Value scores, types;
+    scores.type = types.type = ValueType::Array;
+    scores.element_type = ValueType::Float32;
+    types.element_type = ValueType::Int32;
+    for (std::size_t k = 0; k < n_tokens; ++k) {
+        tokens.push_back("tok" + std::to_string(k));
+        scores.items.push_back(Value::float32(-static_cast<float>(k)));
+        Value t;
+        t.type = ValueType::Int32;
+        t.i = 1;
+        types.items.push_back(t);
+    }
+    std::vector<KeyValue> kv = {
+        {"general.architecture", Value::string("llama")},
+        {"tokenizer.ggml.model", Value::string("llama")},
+        {"tokenizer.ggml.tokens", Value::string_array(tokens)},
+        {"tokenizer.ggml.scores", scores},
+        {"tokenizer.ggml.token_type", types},
+        {"tokenizer.ggml.bos_token_id", Value::uint32(1)},
+    };
+    auto status = write_file(dir / file, kv, {}, [](std::size_t, std::vector<std::uint8_t>&) {});
+    if (!status) throw std::runtime_error(status.error().message);
+}
+
+}  // namespace forge_test

@@ -1,0 +1,160 @@
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "perfgate/core/csv.hpp"
+#include "perfgate/perf/pair_runner.hpp"
+#include "test_support.hpp"
+
+using namespace perfgate::perf;
+namespace fs = std::filesystem;
+
+// The facts of the replayed Strix Halo as the probe reports them (see fit_test for the probe itself).
+static HostContext strix_halo_facts() {
+    HostContext h;
+    h.backend = "rocm";
+    h.host_tag = "strixhalo-gfx1151";
+    h.hardware = "AMD_Radeon_8060S_Graphics_gfx1151_96GB";
+    h.device = "AMD Radeon 8060S Graphics";
+    h.device_arch = "gfx1151";
+    h.device_memory_bytes = 96ull << 30;
+    h.usable_memory_bytes = static_cast<std::uint64_t>(0.85 * static_cast<double>(96ull << 30));
+    h.memory_is_device = true;
+    h.date = "2026-11-29";
+    h.run_id = "test-run";
+    h.replay = "pair_runner_test";
+    return h;
+}
+
+struct Run {
+    PairOutcome outcome;
+    std::string log, out;
+};
+
+static Run run(const Suite& suite, const std::string& rt, const std::string& model, const fs::path& results,
+               HostContext host = strix_halo_facts()) {
+    PairRequest req;
+    req.runtime = rt;
+    req.model = model;
+    req.host = host;
+    req.results_dir = results;
+    std::ostringstream log, out;
+    auto o = run_pair(suite, req, log, out);
+    REQUIRE(o);
+    return {*o, log.str(), out.str()};
+}
+
+TEST_CASE("pairs end as classified and each writes one well-formed row", "[pair]") {
+    auto suite = load_suite(test::data() / "stub-suite.json");
+    REQUIRE(suite);
+    const auto results = test::temp_dir("pairs");
+
+    const auto ok = run(*suite, "stub-ok", "small", results);
+    CHECK(ok.outcome.status.text == "ok");
+    CHECK(ok.outcome.exit_code == 0);
+    CHECK_THAT(ok.log, Catch::Contains("repetition 2/2 decode 62.68 tok/s"));
+    CHECK_THAT(ok.log, Catch::Contains("warmup 1/1"));
+    CHECK_THAT(ok.log, Catch::Contains("REPLAY"));
+    CHECK_THAT(ok.out, Catch::Contains("<CTestMeasurement type=\"numeric/double\" name=\"decode_tok_s\">62.68</CTestMeasurement>"));
+
+    const auto big = run(*suite, "stub-ok", "big60", results);
+    CHECK(big.outcome.status.text == "ok");
+    const auto huge = run(*suite, "stub-ok", "huge110", results);
+    CHECK(huge.outcome.status.text == "SKIP:oom_estimate");
+    CHECK(huge.outcome.exit_code == 77);
+    CHECK_THAT(huge.outcome.reason, Catch::StartsWith("needs 102.9 GiB, device has 81.6 GiB usable"));
+
+    CHECK(run(*suite, "stub-profile", "small", results).outcome.status.text == "ok");
+    CHECK(run(*suite, "stub-mlxlm", "small", results).outcome.status.text == "ok");
+    CHECK(run(*suite, "stub-exit137", "small", results).outcome.status.text == "SKIP:oom");
+    CHECK(run(*suite, "stub-oom", "small", results).outcome.status.text == "SKIP:oom");
+    const auto fail = run(*suite, "stub-fail", "small", results);
+    CHECK(fail.outcome.status.text == "FAIL:bench");
+    CHECK(fail.outcome.exit_code == 1);
+    CHECK_THAT(fail.outcome.reason, Catch::Contains("unknown model architecture"));
+    CHECK(run(*suite, "stub-garbage", "small", results).outcome.status.text == "FAIL:no_output");
+
+    const auto csv = perfgate::read_results_csv((results / "rocm_strixhalo-gfx1151_2026-11-29_replay.csv").string());
+    REQUIRE(csv);
+    REQUIRE(csv->rows.size() == 9);
+    const auto& row = csv->rows[0];
+    CHECK(row.model == "small");
+    CHECK(row.runtime == "stub-ok");
+    CHECK(row.backend == "rocm");
+    CHECK(row.host == "strixhalo-gfx1151");
+    CHECK(row.decode_tok_s == Approx(62.68));
+    CHECK(row.decode_tok_s_samples == std::vector<double>{62.68, 62.68});
+    CHECK(row.generated_tokens == 200);
+    CHECK(row.repetitions == 2);
+    CHECK(row.warmup == 1);
+    CHECK(row.run_id == "test-run");
+    CHECK(row.device_arch == "gfx1151");
+    CHECK_THAT(row.command, Catch::Contains("stub-runtime.sh print mlxcel-generate_m1max"));
+    CHECK(row.status.ok());
+    const auto& profile = csv->rows[3];
+    CHECK(profile.runtime == "stub-profile");
+    CHECK(profile.decode_tok_s == Approx(278.48));
+    CHECK(profile.prefill_tok_s == Approx(4417.27));
+    CHECK(profile.prompt_tokens == 512);
+    const auto& skipped = csv->rows[2];
+    CHECK(skipped.status.text == "SKIP:oom_estimate");
+    CHECK_FALSE(skipped.decode_tok_s);
+    CHECK(skipped.model_bytes == 110000000000ull);
+}
+
+TEST_CASE("a timeout fails the pair and records FAIL:timeout", "[pair]") {
+    auto suite = load_suite(test::data() / "stub-suite.json");
+    REQUIRE(suite);
+    const auto results = test::temp_dir("timeout");
+    const auto hang = run(*suite, "stub-hang", "small", results);
+    CHECK(hang.outcome.status.text == "FAIL:timeout");
+    CHECK(hang.outcome.exit_code == 1);
+    CHECK_THAT(hang.outcome.reason, Catch::Contains("during warmup"));
+}
+
+TEST_CASE("a host without the suite's backend skips without a row", "[pair]") {
+    auto suite = load_suite(test::data() / "stub-suite.json");
+    REQUIRE(suite);
+    const auto results = test::temp_dir("backend");
+    HostContext cpu = strix_halo_facts();
+    cpu.backend = "cpu";
+    const auto r = run(*suite, "stub-ok", "small", results, cpu);
+    CHECK(r.outcome.status.text == "SKIP:no_backend");
+    CHECK(r.outcome.exit_code == 77);
+    CHECK_THAT(r.outcome.reason, Catch::Contains("suite backend rocm is not available on this host (probe: cpu)"));
+    CHECK(fs::is_empty(results));
+}
+
+TEST_CASE("input errors are errors, not statuses", "[pair]") {
+    auto suite = load_suite(test::data() / "stub-suite.json");
+    REQUIRE(suite);
+    PairRequest req;
+    req.runtime = "stub-ok";
+    req.model = "nope";
+    req.host = strix_halo_facts();
+    std::ostringstream log, out;
+    CHECK_FALSE(run_pair(*suite, req, log, out));
+    req.model = "small";
+    req.host.host_tag = "bad_tag";
+    req.results_dir = test::temp_dir("bad");
+    CHECK_FALSE(run_pair(*suite, req, log, out));
+}
+
+TEST_CASE("argument templates", "[pair]") {
+    SuiteRuntime rt;
+    rt.kind = RuntimeKind::LlamaBench;
+    rt.flags = {"-t", "2"};
+    Workload w;
+    const auto args = build_arguments(rt, w, "/m/x.gguf", "x", 3);
+    CHECK(args == std::vector<std::string>{"-m", "/m/x.gguf", "-p", "512", "-n", "128", "-r", "3", "-o", "json",
+                                           "--progress", "-t", "2"});
+}
+
+TEST_CASE("a command runtime gets the model's forge spec", "[pair]") {
+    SuiteRuntime rt;
+    rt.kind = RuntimeKind::Command;
+    rt.args = {"--spec", "{forge_spec}", "-p", "{prompt_tokens}", "-r", "{repetitions}"};
+    Workload w;
+    w.prompt_tokens = 64;
+    const auto args = build_arguments(rt, w, "/m/x.gguf", "x", 4, "/specs/x.json");
+    CHECK(args == std::vector<std::string>{"--spec", "/specs/x.json", "-p", "64", "-r", "4"});
+}

@@ -1,0 +1,114 @@
+#include <catch2/catch.hpp>
+
+#include "perfgate/perf/suite.hpp"
+#include "test_support.hpp"
+
+using namespace perfgate::perf;
+
+static std::string error_of(const std::string& text) {
+    auto s = parse_suite(text, "suites/x.json", test::source() / "perf/suites");
+    REQUIRE_FALSE(s);
+    return s.error().message;
+}
+
+static const char* kMinimal = R"({
+  "suite": "x",
+  "backend": "cpu",
+  "models": [{"name": "m", "checkpoint": "m.gguf", "weight_bytes": 1000}],
+  "runtimes": [{"name": "r", "kind": "llama-bench", "binary": "llama-bench"}]
+})";
+
+TEST_CASE("the shipped suites load", "[suite]") {
+    for (const char* name : {"cpu.json", "rocm.json", "rocm-replay.json"}) {
+        INFO(name);
+        auto s = load_suite(test::source() / "perf/suites" / name);
+        REQUIRE(s);
+        CHECK_FALSE(s->pairs.empty());
+    }
+    auto cpu = load_suite(test::source() / "perf/suites/cpu.json");
+    REQUIRE(cpu);
+    CHECK(cpu->pairs.size() == 5);  // every runtime with every model when "pairs" is absent
+    CHECK(cpu->find_model("llama-3.1-70b"));
+    CHECK(cpu->find_runtime("llama-bench")->in_process_repetitions);
+    auto replay = load_suite(test::source() / "perf/suites/rocm-replay.json");
+    REQUIRE(replay);
+    CHECK(replay->replay);
+    CHECK(replay->results_suffix == "replay");
+}
+
+TEST_CASE("a minimal suite gets the documented defaults", "[suite]") {
+    auto s = parse_suite(kMinimal, "x.json", "/base");
+    REQUIRE(s);
+    CHECK(s->workload.prompt_tokens == 512);
+    CHECK(s->workload.generated_tokens == 128);
+    CHECK(s->pairs.size() == 1);
+    CHECK(s->models[0].checkpoint == "/base/m.gguf");
+    CHECK(s->runtimes[0].binary == "llama-bench");  // bare names stay for the PATH lookup
+}
+
+TEST_CASE("manifest errors name the file and the line", "[suite]") {
+    CHECK(error_of("{\n  \"suite\": \"x\",\n  oops\n}").rfind("suites/x.json:3: not valid JSON", 0) == 0);
+    CHECK(error_of(R"({
+  "suite": "x",
+  "backend": "cpu",
+  "models": [{"name": "m", "checkpoint": "m.gguf"}],
+  "runtimes": [
+    {"name": "r", "kind": "llama-bench",
+     "binary": "llama-bench", "flagz": ["-t"]}
+  ]
+})") == "suites/x.json:7: unknown key \"flagz\" in /runtimes/0");
+    CHECK(error_of(R"({
+  "suite": "x",
+  "backend": "cpu",
+  "models": [{"name": "m", "checkpoint": "m.gguf"}],
+  "runtimes": [{"name": "r", "kind": "vllm", "binary": "v"}]
+})") == "suites/x.json:5: unknown runtime kind \"vllm\" (llama-bench, mlxcel, mlx-lm, catch2, command)");
+    CHECK(error_of(R"({
+  "suite": "x",
+  "backend": "cpu",
+  "models": [{"name": "m", "checkpoint": "m.gguf"}],
+  "runtimes": [{"name": "r", "kind": "llama-bench", "binary": "b"}],
+  "pairs": [{"runtime": "r",
+             "models": ["m", "n"]}]
+})") == "suites/x.json:7: no model named \"n\"");
+    CHECK(error_of(R"({
+  "suite": "x",
+  "backend": "gpu",
+  "models": [{"name": "m", "checkpoint": "m.gguf"}],
+  "runtimes": [{"name": "r", "kind": "llama-bench", "binary": "b"}]
+})").rfind("suites/x.json:3: backend must be one of", 0) == 0);
+    CHECK(error_of(R"({
+  "suite": "x",
+  "backend": "cpu",
+  "workload": {"repetitions": 0},
+  "models": [{"name": "m", "checkpoint": "m.gguf"}],
+  "runtimes": [{"name": "r", "kind": "llama-bench", "binary": "b"}]
+})") == "suites/x.json:4: \"repetitions\" must be an integer >= 1");
+}
+
+TEST_CASE("names that would escape a folder or break a test name are refused", "[suite]") {
+    CHECK(is_safe_name("qwen3-0.6b"));
+    CHECK(is_safe_name("Meta-Llama-3.1-8B-Instruct-4bit"));
+    CHECK_FALSE(is_safe_name("../etc"));
+    CHECK_FALSE(is_safe_name("a/b"));
+    CHECK_FALSE(is_safe_name("a_b"));
+    CHECK_FALSE(is_safe_name(".hidden"));
+    CHECK_FALSE(is_safe_name(""));
+    CHECK_THAT(error_of(R"({
+  "suite": "x",
+  "backend": "cpu",
+  "models": [{"name": "../../x", "checkpoint": "m.gguf"}],
+  "runtimes": [{"name": "r", "kind": "llama-bench", "binary": "b"}]
+})"), Catch::StartsWith("suites/x.json:4: model name \"../../x\" must match"));
+}
+
+TEST_CASE("kinds without a default command line need args; command needs patterns", "[suite]") {
+    CHECK_THAT(error_of(R"({"suite": "x", "backend": "cpu",
+  "models": [{"name": "m", "checkpoint": "m"}],
+  "runtimes": [{"name": "r", "kind": "command", "binary": "b", "args": ["x"]}]})"),
+               Catch::Contains("needs \"patterns\""));
+    CHECK_THAT(error_of(R"({"suite": "x", "backend": "cpu",
+  "models": [{"name": "m", "checkpoint": "m"}],
+  "runtimes": [{"name": "r", "kind": "mlx-lm", "binary": "b"}]})"),
+               Catch::Contains("needs \"args\""));
+}
