@@ -7,6 +7,7 @@
 #include <iostream>
 #include <fstream>
 #include <memory>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
@@ -17,6 +18,7 @@
 #include "perfgate/perf/pair_runner.hpp"
 #include "perfgate/perf/suite.hpp"
 #include "perfgate/perf/recorder.hpp"
+#include "perfgate/gates/adaptive.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/render.hpp"
 #include "perfgate/gates/report.hpp"
@@ -68,12 +70,26 @@ gates::GateOptions gate_options(const RunOptions& o, const std::filesystem::path
     return g;
 }
 
-// Each pair test gates its own row, so the failing test's name says which pair regressed.
-perf::PairGate make_pair_gate(const RunOptions& o) {
-    return [&o](const ResultRow& row, const std::filesystem::path& csv, std::ostream& log) {
+// Each pair test gates its own row, so the failing test's name says which pair regressed. An
+// inconclusive pair is run again (recorded, not gated) up to the workload's max_reruns before its
+// verdict is final; the report says how many reruns it took.
+perf::PairGate make_pair_gate(const RunOptions& o, const perf::Suite& suite, const perf::PairRequest& base) {
+    return [&o, &suite, base](const ResultRow& row, const std::filesystem::path& csv, std::ostream& log) {
         auto options = gate_options(o, csv.parent_path(), row.run_id);
         options.report_missing = false;
-        auto report = gates::gate_rows({row}, options);
+        perf::PairRequest again = base;  // no gate: a rerun only adds samples
+        again.runtime = row.runtime;
+        again.model = row.model;
+        auto more = [&](const gates::PairReport&, std::size_t rerun) -> Expected<std::vector<ResultRow>> {
+            log << fmt::format("perfgate: {}/{}: inconclusive, rerun {} of at most {}\n", row.runtime, row.model, rerun,
+                               suite.workload.max_reruns);
+            std::ostringstream measurements;  // the first run's numbers are the test's measurements
+            auto outcome = perf::run_pair(suite, again, log, measurements);
+            if (!outcome) return outcome.error();
+            if (!outcome->row || !outcome->status.ok()) return std::vector<ResultRow>{};
+            return std::vector<ResultRow>{*outcome->row};
+        };
+        auto report = gates::gate_rows_adaptive({row}, options, suite.workload.max_reruns, more);
         if (!report) {
             log << "perfgate gate: " << report.error().message << '\n';
             return exit_code::usage;
@@ -203,12 +219,12 @@ int run(const RunOptions& o) {
     base.suffix = o.suffix;
     base.forge_dir = o.forge_dir;
     base.vocab_dir = o.vocab_dir;
-    if (o.gate) base.gate = make_pair_gate(o);
     for (const auto& b : o.binaries) {
         const auto eq = b.find('=');
         if (eq == std::string::npos || eq == 0) return fail_input("--binary wants RUNTIME=PATH, got \"" + b + "\"");
         base.binaries[b.substr(0, eq)] = b.substr(eq + 1);
     }
+    if (o.gate) base.gate = make_pair_gate(o, *suite, base);
 
     std::vector<perf::SuitePair> selected;
     if (o.pairs.empty()) selected = suite->pairs;

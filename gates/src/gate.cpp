@@ -283,8 +283,12 @@ private:
         } else {
             const ThresholdSet& set = thresholds_.at(g.host);
             for (const auto& metric : gated_metrics()) {
+                const auto before = b->samples(metric), now = g.samples(metric);
+                // A metric that neither side measures (a runtime that reports decode only) is not a
+                // comparison at all; one side without it is still reported as not comparable.
+                if (before.empty() && now.empty() && !p.metrics.empty()) continue;
                 Threshold t = set.lookup(metric, g.model, g.runtime);
-                p.metrics.push_back(decide_metric(metric, b->samples(metric), g.samples(metric), t, options_.test));
+                p.metrics.push_back(decide_metric(metric, before, now, t, options_.test));
             }
             finish_pair_verdict(p);
         }
