@@ -1,3 +1,4 @@
+#include "perfgate/core/text.hpp"
 #include "perfgate/gates/thresholds.hpp"
 
 #include <fnmatch.h>
@@ -79,13 +80,6 @@ Status check_keys(const Validator& v, const json& obj, const std::string& pointe
 }
 
 // Offset in text of the first '...'-quoted excerpt of an exception message (0 when absent).
-std::size_t offset_of_quoted(std::string_view text, std::string_view what) {
-    const auto open = what.find('\'');
-    const auto close = what.rfind('\'');
-    if (open == std::string_view::npos || close <= open + 1) return 0;
-    const auto at = text.find(what.substr(open + 1, close - open - 1));
-    return at == std::string_view::npos ? 0 : at;
-}
 
 // Optional "calibration" facts written by perfgate calibrate (docs/verdict-quality.md): informational,
 // never used for a verdict, but validated like the rest so a hand edit cannot smuggle in nonsense.
@@ -151,10 +145,6 @@ bool glob_match(const std::string& pattern, std::string_view value) {
 
 }  // namespace
 
-std::size_t line_of_offset(std::string_view text, std::size_t offset) {
-    offset = std::min(offset, text.size());
-    return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
-}
 
 Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::string& name) {
     json doc;

@@ -7,27 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perfgate/core/text.hpp"
 #include "perfgate/perf/model_spec.hpp"
 
 namespace perfgate::perf {
 namespace {
 
 using nlohmann::json;
-
-// 1-based line of a byte offset in the text.
-std::size_t line_of_offset(std::string_view text, std::size_t offset) {
-    offset = std::min(offset, text.size());
-    return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-}
-
-// Offset in text of the first '...'-quoted excerpt of an exception message (0 when absent).
-std::size_t offset_of_quoted(std::string_view text, std::string_view what) {
-    const auto open = what.find('\'');
-    const auto close = what.rfind('\'');
-    if (open == std::string_view::npos || close <= open + 1) return 0;
-    const auto at = text.find(what.substr(open + 1, close - open - 1));
-    return at == std::string_view::npos ? 0 : at;
-}
 
 // Line where `"key":` first appears; nlohmann keeps no positions, and spec keys are unique
 // within a spec (the spec is a flat object), so the first occurrence is the one meant.

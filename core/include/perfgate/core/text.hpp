@@ -21,4 +21,12 @@ std::string printable_excerpt(std::string_view text, std::size_t max_chars = 300
 
 std::string_view trim(std::string_view s);
 
+// 1-based line of a byte offset in `text` (offsets past the end count as the end). Turns
+// nlohmann_json's byte positions into the file:line that perfgate's messages name.
+std::size_t line_of_offset(std::string_view text, std::size_t offset);
+
+// Offset in `text` of the first '...'-quoted excerpt of an exception message (0 when there is none
+// or it is not found): where nlohmann's out_of_range errors point.
+std::size_t offset_of_quoted(std::string_view text, std::string_view what);
+
 }  // namespace perfgate

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "perfgate/core/expected.hpp"
+#include "perfgate/core/text.hpp"
 
 namespace perfgate::gates {
 
@@ -57,7 +58,7 @@ ThresholdFile builtin_default_thresholds();
 // Parses and validates one thresholds file; errors read "<name>:<line>: <what>".
 Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::string& name);
 
-// 1-based line of a byte offset in text.
-std::size_t line_of_offset(std::string_view text, std::size_t offset);
+// 1-based line of a byte offset in text (the one helper lives in core).
+using perfgate::line_of_offset;
 
 }  // namespace perfgate::gates
