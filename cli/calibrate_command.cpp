@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "commands.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/calibrate.hpp"
+#include "perfgate/gates/calibrate_history.hpp"
 #include "perfgate/gates/thresholds.hpp"
 #include "perfgate/perf/host_probe.hpp"
 #include "perfgate/perf/launcher.hpp"
@@ -40,6 +42,12 @@ struct CalibrateOptions {
     std::string vocab_dir;
 #endif
     std::string results_dir;  // empty: the calibration runs are not recorded
+    bool from_history = false;
+    std::string benchmarks_dir = "benchmarks";
+    std::string host;          // --from-history: the host tag (default: this host's, probed)
+    std::size_t history_runs = 10;
+    std::size_t min_runs = 5;
+    std::size_t baseline_window = 1;
 };
 
 int fail(const std::string& message) {
@@ -65,8 +73,47 @@ Expected<gates::ThresholdSet> base_thresholds(const std::string& dir) {
     return set;
 }
 
+// --from-history: no runs, the host's result CSVs are the evidence.
+int calibrate_history(const CalibrateOptions& o) {
+    auto base = base_thresholds(o.thresholds_dir);
+    if (!base) return fail(base.error().message);
+    std::string host = o.host;
+    if (host.empty()) {
+        perf::HostProbeOptions po;
+        po.thresholds_dir = o.thresholds_dir;
+        auto probed = perf::probe_host_context(po);
+        if (!probed) return fail(probed.error().message);
+        host = probed->host_tag;
+    }
+    gates::HistoryCalibrationOptions ho;
+    ho.history_runs = o.history_runs;
+    ho.rule.min_runs = o.min_runs;
+    ho.rule.baseline_window = o.baseline_window;
+    ho.rule.power = o.power;
+    auto pairs = gates::calibrate_from_history(o.benchmarks_dir, host, *base, ho);
+    if (!pairs) return fail(pairs.error().message);
+    if (pairs->empty()) return fail(fmt::format("{}: no ok run of host {} to calibrate from", o.benchmarks_dir, host));
+    std::cout << gates::render_history_calibration_report(host, *pairs, ho);
+    const bool any = std::any_of(pairs->begin(), pairs->end(), [](const auto& p) { return p.calibrated; });
+    if (!any)
+        return fail(fmt::format("host {}: no pair has {} runs yet; run the suite more often (nothing written)", host,
+                                o.min_runs));
+    const std::string text = gates::render_history_thresholds(host, perf::today(), *pairs, ho);
+    const std::string output =
+        o.output.empty() ? (std::filesystem::path(o.thresholds_dir) / (host + ".json")).string() : o.output;
+    if (auto check = gates::parse_threshold_file(text, output); !check) return fail("internal: " + check.error().message);
+    std::ofstream out(output, std::ios::trunc);
+    out << text;
+    if (!out) return fail(output + ": cannot write");
+    std::cout << "wrote " << output << '\n';
+    return exit_code::success;
+}
+
 int calibrate(const CalibrateOptions& o) {
     perf::install_termination_handlers();
+    if (o.from_history == !o.suite.empty()) return fail("give either --suite (run an A/A campaign) or --from-history");
+    if (!(o.power > 0.5 && o.power < 1)) return fail("--power must be in (0.5, 1)");
+    if (o.from_history) return calibrate_history(o);
     if (o.runs < 3) return fail("--runs must be at least 3 (noise needs 3 readings per pair)");
     if (!(o.target_false_alarm > 0 && o.target_false_alarm <= 0.5)) return fail("--target-false-alarm must be in (0, 0.5]");
     if (!(o.power > 0.5 && o.power < 1)) return fail("--power must be in (0.5, 1)");
@@ -165,10 +212,20 @@ int calibrate(const CalibrateOptions& o) {
 void add_calibrate_command(CLI::App& app) {
     auto o = std::make_shared<CalibrateOptions>();
     auto* cmd = app.add_subcommand("calibrate",
-                                   "Run a suite K times unchanged (A/A), estimate each pair's noise and write "
-                                   "thresholds/<host_tag>.json holding a target false-alarm rate.\n"
+                                   "Write thresholds/<host_tag>.json from each pair's noise: from the host's history in "
+                                   "benchmarks/ (--from-history), or by running a suite K times unchanged (--suite).\n"
                                    "Exit: 0 written, 2 usage or input error.");
-    cmd->add_option("--suite", o->suite, "Suite manifest (perf/suites/<name>.json)")->required();
+    cmd->add_option("--suite", o->suite, "Suite manifest (perf/suites/<name>.json): run an A/A campaign");
+    cmd->add_flag("--from-history", o->from_history,
+                  "No runs: calibrate from the host's result CSVs in --benchmarks-dir (each pair's between-run noise)");
+    cmd->add_option("--benchmarks-dir", o->benchmarks_dir, "With --from-history: the result CSVs")->capture_default_str();
+    cmd->add_option("--host", o->host, "With --from-history: the host tag (default: this host's)");
+    cmd->add_option("--history-runs", o->history_runs, "With --from-history: latest runs per pair (K)")
+        ->capture_default_str()->check(CLI::Range(3, 1000));
+    cmd->add_option("--min-runs", o->min_runs, "With --from-history: runs a pair needs to be calibrated")
+        ->capture_default_str()->check(CLI::Range(3, 1000));
+    cmd->add_option("--baseline-window", o->baseline_window, "With --from-history: latest runs forming the baseline level")
+        ->capture_default_str()->check(CLI::Range(1, 100));
     cmd->add_option("--pair", o->pairs, "RUNTIME/MODEL to calibrate (repeatable; default: every pair of the suite)");
     cmd->add_option("--runs", o->runs, "Unchanged runs of every pair (at least 3)")->capture_default_str();
     cmd->add_option("--target-false-alarm", o->target_false_alarm, "False-alarm rate to hold per metric decision")

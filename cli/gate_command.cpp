@@ -75,7 +75,18 @@ void add_gate_command(CLI::App& app) {
     cmd->add_option("--max-date-gap-days", o.max_date_gap_days,
                     "Cross-runtime comparisons: most calendar days between the two readings")->capture_default_str();
     cmd->add_option("--host", o.host, "Host tag of the results (default: from the rows or the file name)");
-    cmd->add_option("--test", args->test, "Significance test with samples on both sides: welch-t | mann-whitney-u")->capture_default_str();
+    cmd->add_option("--test", args->test,
+                    "Within-run test of the fallback rule (short history): welch-t | mann-whitney-u")->capture_default_str();
+    cmd->add_option("--history-runs", o.history_runs, "Latest runs of a pair that form its noise model (K)")
+        ->capture_default_str()->check(CLI::Range(2, 1000));
+    cmd->add_option("--min-history-runs", o.history_rule.min_runs,
+                    "Runs a pair needs before its own history decides; fewer: the fallback rule")
+        ->capture_default_str()->check(CLI::Range(3, 1000));
+    cmd->add_option("--baseline-window", o.history_rule.baseline_window,
+                    "Latest runs whose median is the baseline level (1: the latest baseline run)")
+        ->capture_default_str()->check(CLI::Range(1, 100));
+    cmd->add_option("--power", o.history_rule.power, "Detection probability behind each verdict's stated MDE")
+        ->capture_default_str()->check(CLI::Range(0.5, 0.999));
     cmd->callback([args] { exit_status = run_gate_command(*args); });
 }
 

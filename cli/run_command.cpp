@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "perfgate/core/exit_codes.hpp"
+#include "perfgate/core/project_paths.hpp"
 #include "perfgate/perf/fit.hpp"
 #include "perfgate/perf/host_probe.hpp"
 #include "perfgate/perf/launcher.hpp"
@@ -218,6 +219,7 @@ int run(const RunOptions& o) {
     if (!o.no_record) base.results_dir = o.results_dir;
     base.suffix = o.suffix;
     base.forge_dir = o.forge_dir;
+    base.project_root = find_project_root(o.suite).value_or(std::filesystem::path());
     base.vocab_dir = o.vocab_dir;
     for (const auto& b : o.binaries) {
         const auto eq = b.find('=');

@@ -1,5 +1,7 @@
 #include "perfgate/gates/calibrate.hpp"
 
+#include "perfgate/gates/noise_model.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -183,6 +185,7 @@ std::string render_calibrated_thresholds(const CalibrationRun& run, const std::v
                              {"max_drop", m.max_drop},
                              {"alpha", m.alpha},
                              {"noise", m.widen},
+                             {"run_noise", round_to(std::max(m.run_noise, 0.00001), 5)},
                              {"calibration", facts}});
     }
     doc["overrides"] = overrides;
@@ -234,6 +237,9 @@ Expected<std::vector<CalibratedMetric>> calibrate_rows(const std::vector<ResultR
             if (!noise)
                 return make_error(fmt::format("{}/{} {}: {}", p.runtime, p.model, metric, noise.error().message));
             out.push_back(calibrate_metric(p.model, p.runtime, metric, *noise, base.lookup(metric, p.model, p.runtime), options));
+            // The runs of an A/A campaign are a history in their own right: the same spread the
+            // gate's noise model reads off benchmarks/.
+            out.back().run_noise = std::max(between_run_sigma(*values).value_or(noise->sigma()), 0.00001);
         }
     }
     return out;

@@ -11,6 +11,7 @@
 #include "perfgate/gates/calendar.hpp"
 #include "perfgate/gates/decision.hpp"
 #include "perfgate/gates/history.hpp"
+#include "perfgate/gates/noise_model.hpp"
 #include "perfgate/gates/thresholds.hpp"
 #include "sources.hpp"
 #include "warnings.hpp"
@@ -163,7 +164,7 @@ private:
         } else {
             defaults = builtin_default_thresholds();
             report_.notes.push_back("no " + sources_.threshold_display("default.json") +
-                                    "; built-in defaults (decode 5%, prefill 10%, alpha 0.05)");
+                                    "; built-in defaults (floors: decode 5%, prefill 10%; alpha 0.01; run_noise 5%)");
         }
         std::set<std::string> hosts;
         for (const auto& g : groups_) hosts.insert(g.host);
@@ -181,9 +182,11 @@ private:
                 report_.notes.push_back(fmt::format("host {}: thresholds from {} over {}", host,
                                                     sources_.threshold_display(file), defaults.name));
             } else {
-                report_.notes.push_back(fmt::format("host {}: no {}, so the defaults of {} apply",
-                                                    host.empty() ? "(unknown)" : host,
-                                                    sources_.threshold_display(file), defaults.name));
+                report_.notes.push_back(fmt::format(
+                    "host {} is uncalibrated: no {}, so the defaults of {} apply; pairs with fewer than {} runs of "
+                    "history use the fallback rule (perfgate calibrate --from-history writes the file)",
+                    host.empty() ? "(unknown)" : host, sources_.threshold_display(file), defaults.name,
+                    options_.history_rule.min_runs));
             }
             thresholds_.emplace(host, std::move(set));
         }
@@ -236,6 +239,37 @@ private:
         return std::pair<HistoryFile*, const SampleGroup*>{nullptr, nullptr};
     }
 
+    // The pair's history, oldest first, ending with the baseline group `b`: the same pair in the
+    // baseline file and in older files of the same series and host (or `b` alone for an explicit
+    // baseline). Older files are read only until the history holds options_.history_runs runs.
+    Expected<std::vector<const SampleGroup*>> history_groups(const SampleGroup& g, HistoryFile* baseline_file,
+                                                             const SampleGroup* b,
+                                                             const std::vector<std::string>& spellings) {
+        std::vector<const SampleGroup*> newest_first{b};
+        if (explicit_) return newest_first;
+        std::size_t runs = run_levels(*b, gated_metrics().front()).size();
+        std::set<HistoryFile*> seen{baseline_file};
+        std::vector<std::string> series{g.series};
+        if (g.runtime != g.series && !g.runtime.empty()) series.push_back(g.runtime);
+        for (const auto& s : series) {
+            for (HistoryFile* f : history_.candidates(s, g.host, baseline_file->name.date)) {
+                if (runs >= options_.history_runs) break;
+                if (!seen.insert(f).second) continue;
+                auto mentions = BenchmarkHistory::mentions_any(*f, spellings);
+                if (!mentions) return mentions.error();
+                if (!*mentions) continue;
+                if (auto st = BenchmarkHistory::load(*f, catalog_); !st) return st.error();
+                const SampleGroup* h = match_in_file(*f, g, false);
+                if (!h || h->ok_rows.empty()) continue;
+                // A run of another prompt length or decode budget is another workload.
+                if (not_comparable_reason(*h, g, false, options_)) continue;
+                newest_first.push_back(h);
+                runs += run_levels(*h, gated_metrics().front()).size();
+            }
+        }
+        return std::vector<const SampleGroup*>(newest_first.rbegin(), newest_first.rend());
+    }
+
     Expected<PairReport> judge(const SampleGroup& g) {
         PairReport p = describe_current(g);
         const auto spellings = catalog_.spellings(g.raw_model);
@@ -282,13 +316,24 @@ private:
             status_metrics(p, Verdict::not_comparable, *why);
         } else {
             const ThresholdSet& set = thresholds_.at(g.host);
+            auto history = history_groups(g, file, b, spellings);
+            if (!history) return history.error();
             for (const auto& metric : gated_metrics()) {
                 const auto before = b->samples(metric), now = g.samples(metric);
                 // A metric that neither side measures (a runtime that reports decode only) is not a
                 // comparison at all; one side without it is still reported as not comparable.
                 if (before.empty() && now.empty() && !p.metrics.empty()) continue;
                 Threshold t = set.lookup(metric, g.model, g.runtime);
-                p.metrics.push_back(decide_metric(metric, before, now, t, options_.test));
+                std::vector<RunLevel> levels;
+                for (const SampleGroup* h : *history) {
+                    auto runs = run_levels(*h, metric);
+                    levels.insert(levels.end(), runs.begin(), runs.end());
+                }
+                if (levels.size() > options_.history_runs)
+                    levels.erase(levels.begin(), levels.end() - static_cast<long>(options_.history_runs));
+                const auto latest = levels.empty() ? std::vector<double>{} : run_samples(*b, metric, levels.back().run);
+                p.metrics.push_back(decide_metric_history(metric, levels, latest, now, g.ok_rows.size(), t,
+                                                          options_.test, options_.history_rule));
             }
             finish_pair_verdict(p);
         }

@@ -12,6 +12,7 @@ namespace perfgate::gates::detail {
 inline std::string number(const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : std::string("-"); }
 inline std::string percent(const std::optional<double>& v) { return v ? fmt::format("{:+.1f}%", *v * 100) : std::string("-"); }
 inline std::string samples_note(const MetricCheck& m) {
+    if (m.history_runs > 0) return fmt::format("runs={}", m.history_runs);
     if (m.baseline_samples.empty() && m.current_samples.empty()) return "";
     return fmt::format("n={}/{}", m.baseline_samples.size(), m.current_samples.size());
 }

@@ -30,6 +30,10 @@ std::string render_json(const GateReport& report) {
                                {"alpha", m.alpha},
                                {"test", m.test},
                                {"p_value", optional_json(m.p_value)},
+                               {"history_runs", m.history_runs},
+                               {"baseline_window", m.baseline_window},
+                               {"run_noise", optional_json(m.run_noise)},
+                               {"min_detectable_effect", optional_json(m.min_detectable_effect)},
                                {"threshold_source", m.threshold_source},
                                {"reason", m.reason}});
         pairs.push_back({{"model", p.model},

@@ -52,6 +52,7 @@ Expected<ThresholdFields> read_fields(const Validator& v, const json& obj, const
         {"max_drop", &ThresholdFields::max_drop, 0.0, false, 1.0, "0 <= max_drop < 1 (a fraction: 0.05 = 5%)"},
         {"alpha", &ThresholdFields::alpha, 0.0, true, 0.5, "0 < alpha <= 0.5"},
         {"noise", &ThresholdFields::noise, 0.0, false, 1.0, "0 <= noise < 1 (a fraction)"},
+        {"run_noise", &ThresholdFields::run_noise, 0.0, true, 1.0, "0 < run_noise < 1 (a fraction)"},
     };
     for (const auto& s : specs) {
         auto it = obj.find(s.key);
@@ -182,7 +183,7 @@ Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::s
             if (!valid_metric_name(m.key()))
                 return v.error(p, "metric name \"" + m.key() + "\" must be \"*\" or lowercase [a-z0-9_]");
             if (!m->is_object()) return v.error(p, "settings of \"" + m.key() + "\" must be an object");
-            if (auto st = check_keys(v, *m, p, {"max_drop", "alpha", "noise", "description"}); !st) return st.error();
+            if (auto st = check_keys(v, *m, p, {"max_drop", "alpha", "noise", "run_noise", "description"}); !st) return st.error();
             auto fields = read_fields(v, *m, p);
             if (!fields) return fields.error();
             ThresholdRule rule;
@@ -202,7 +203,7 @@ Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::s
             const json& o = (*it)[i];
             const std::string p = "/overrides/" + std::to_string(i);
             if (!o.is_object()) return v.error(p, "each override must be an object");
-            if (auto st = check_keys(v, o, p, {"metric", "model", "runtime", "max_drop", "alpha", "noise", "description", "calibration"}); !st)
+            if (auto st = check_keys(v, o, p, {"metric", "model", "runtime", "max_drop", "alpha", "noise", "run_noise", "description", "calibration"}); !st)
                 return st.error();
             if (auto c = o.find("calibration"); c != o.end())
                 if (auto st = check_calibration(v, *c, p + "/calibration", false); !st) return st.error();
@@ -219,8 +220,8 @@ Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::s
                 return v.error(p + "/metric", "metric name \"" + rule.metric + "\" must be \"*\" or lowercase [a-z0-9_]");
             auto fields = read_fields(v, o, p);
             if (!fields) return fields.error();
-            if (!fields->max_drop && !fields->alpha && !fields->noise)
-                return v.error(p, "override sets none of max_drop, alpha, noise");
+            if (!fields->max_drop && !fields->alpha && !fields->noise && !fields->run_noise)
+                return v.error(p, "override sets none of max_drop, alpha, noise, run_noise");
             rule.fields = *fields;
             rule.where = v.where(p);
             file.rules.push_back(std::move(rule));
@@ -233,7 +234,7 @@ ThresholdFile builtin_default_thresholds() {
     ThresholdFile f;
     f.name = "built-in defaults";
     ThresholdRule any;
-    any.fields = {0.05, 0.05, 0.0};
+    any.fields = {0.05, 0.01, 0.0, 0.05};
     any.where = "built-in";
     ThresholdRule prefill;
     prefill.metric = "prefill_tok_s";
@@ -253,6 +254,7 @@ Threshold ThresholdSet::lookup(std::string_view metric, std::string_view model, 
             if (rule.fields.max_drop) t.max_drop = *rule.fields.max_drop;
             if (rule.fields.alpha) t.alpha = *rule.fields.alpha;
             if (rule.fields.noise) t.noise = *rule.fields.noise;
+            if (rule.fields.run_noise) t.run_noise = *rule.fields.run_noise;
             sources.push_back(rule.where);
         }
     }

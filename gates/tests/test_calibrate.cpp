@@ -8,6 +8,7 @@
 #include "perfgate/core/csv.hpp"
 #include "perfgate/gates/adaptive.hpp"
 #include "perfgate/gates/calibrate.hpp"
+#include "perfgate/gates/noise_model.hpp"
 #include "perfgate/gates/decision.hpp"
 #include "perfgate/gates/gate.hpp"
 
@@ -145,7 +146,7 @@ TEST_CASE("the calibrated file parses back; bad calibration facts are rejected w
     CHECK(parse_threshold_file(testing::slurp(testing::thresholds_dir() + "/default.json"), "default.json"));
 }
 
-TEST_CASE("calibrate writes the CI host's file and the gate uses it: the noise widening changes a verdict",
+TEST_CASE("calibrate writes the CI host's file and the gate uses it: a measured run_noise changes a verdict",
           "[calibrate][gate]") {
     TempDir tmp;
     // Ten unchanged runs of a noisy host: decode spread of about 6%.
@@ -166,6 +167,15 @@ TEST_CASE("calibrate writes the CI host's file and the gate uses it: the noise w
     CHECK(decode.widen > 0.10);
     CHECK(decode.max_drop + decode.widen > 0.15);  // about z(0.99) * 5.9% * sqrt(2)
 
+    CHECK(decode.run_noise == Approx(*between_run_sigma({50, 53, 47, 51, 49, 55, 46, 50, 52, 48})));
+
+    // A quiet host: ten runs within about 1%. Its file gives the fallback rule a measured run_noise.
+    std::vector<ResultRow> quiet;
+    for (double d : {50.0, 50.4, 49.7, 50.2, 49.9, 50.5, 49.6, 50.1, 50.3, 49.8}) quiet.push_back(make_row(d, {}, "2026-11-29"));
+    auto quiet_cal = calibrate_rows(quiet, base, o);
+    REQUIRE(quiet_cal);
+    CHECK(quiet_cal->front().run_noise < 0.015);
+
     const std::string thr = tmp.sub("thresholds");
     boost::filesystem::create_directories(thr);
     testing::spit(thr + "/default.json", testing::slurp(testing::thresholds_dir() + "/default.json"));
@@ -177,25 +187,28 @@ TEST_CASE("calibrate writes the CI host's file and the gate uses it: the noise w
     opts.benchmarks_dir = bench;
     opts.thresholds_dir = thr;
     opts.report_missing = false;
-    // A single reading 9% slower: the default 5% limit calls it a regression...
+    // One run of history and a single reading 9% slower: with the default 5% prior between runs the
+    // fallback rule cannot tell it from noise...
     auto before = gate_rows({make_row(45.5, {}, "2026-11-29")}, opts);
     REQUIRE(before);
-    CHECK(before->pairs.front().verdict == Verdict::regressed);
+    CHECK(before->pairs.front().verdict == Verdict::inconclusive);
 
-    CalibrationRun run{"cpu", "ci-calib", "2026-11-29", runs.size(), o};
-    testing::spit(thr + "/ci-calib.json", render_calibrated_thresholds(run, *calibrated));
-    // ...on this host's measured noise it is within run-to-run spread.
+    CalibrationRun run{"cpu", "ci-calib", "2026-11-29", quiet.size(), o};
+    testing::spit(thr + "/ci-calib.json", render_calibrated_thresholds(run, *quiet_cal));
+    // ...on this host's measured ~1% it is a regression.
     auto after = gate_rows({make_row(45.5, {}, "2026-11-29")}, opts);
     REQUIRE(after);
-    CHECK(after->pairs.front().verdict == Verdict::unchanged);
+    CHECK(after->pairs.front().verdict == Verdict::regressed);
     const auto& check = after->pairs.front().metrics;
     auto m = std::find_if(check.begin(), check.end(), [](const MetricCheck& x) { return x.metric == "decode_tok_s"; });
     REQUIRE(m != check.end());
     CHECK_THAT(m->threshold_source, Catch::Contains("ci-calib.json"));
-    // A drop far beyond the noise still fails.
-    auto far = gate_rows({make_row(30, {}, "2026-11-29")}, opts);
-    REQUIRE(far);
-    CHECK(far->pairs.front().verdict == Verdict::regressed);
+    CHECK(m->test == "fallback");
+    CHECK(*m->run_noise < 0.015);
+    // A 3% drop stays inside the 5% floor whatever the noise.
+    auto small = gate_rows({make_row(48.5, {}, "2026-11-29")}, opts);
+    REQUIRE(small);
+    CHECK(small->pairs.front().verdict == Verdict::unchanged);
 }
 
 TEST_CASE("adaptive repetitions: an inconclusive metric gets more samples up to the bound", "[adaptive]") {
@@ -247,7 +260,9 @@ TEST_CASE("adaptive repetitions on rows: the report says how many reruns the pai
         ++calls;
         CHECK(pair.verdict == Verdict::inconclusive);
         CHECK(rerun == calls);
-        return std::vector<ResultRow>{make_row(90, {90, 90.5, 89.5}, "2026-11-29")};
+        // One earlier run is too little history: the fallback rule (5% between-run prior) needs a
+        // drop far beyond the floor, here -20% once the rerun settles the median.
+        return std::vector<ResultRow>{make_row(80, {80, 80.5, 79.5}, "2026-11-29")};
     };
     auto report = gate_rows_adaptive({noisy}, opts, 3, more);
     REQUIRE(report);

@@ -1,5 +1,7 @@
 #include "perfgate/perf/pair_runner.hpp"
 
+#include "perfgate/core/project_paths.hpp"
+
 #include "perfgate/gates/statistics.hpp"
 
 #include <chrono>
@@ -236,6 +238,8 @@ Expected<PairOutcome> run_pair(const Suite& suite, const PairRequest& req, std::
         o.exit_code = exit_code_for(o.status);
         row.status = o.status;
         row.timestamp = utc_timestamp();
+        row.model_path = project_relative(row.model_path, req.project_root);
+        row.command = project_relative_command(row.command, req.project_root);
         if (!csv.empty()) {
             if (auto st = record_row(csv, row); !st) return st.error();
             o.csv = csv;

@@ -46,6 +46,7 @@ struct CalibratedMetric {
     double max_drop = 0;  // drop tolerated with samples on both sides (never below the base policy)
     double alpha = 0;     // significance level of the one-sided test (at most the target)
     double widen = 0;     // the file's "noise": added to max_drop for single readings
+    double run_noise = 0; // between-run spread of the runs (noise_model.hpp): the fallback rule's prior
     double min_detectable_effect = 0;                // at `repetitions` per side, with `power`
     double single_reading_min_detectable_effect = 0;  // one reading per side
     // Smallest repetitions per side (2..50) that detect a 5% / 10% drop with the power, with max_drop

@@ -6,6 +6,7 @@
 
 #include "perfgate/core/expected.hpp"
 #include "perfgate/core/result_row.hpp"
+#include "perfgate/gates/decision.hpp"
 #include "perfgate/gates/report.hpp"
 #include "perfgate/gates/statistics.hpp"
 
@@ -21,7 +22,9 @@ struct GateOptions {
     double prompt_tolerance = 0.10;             // relative prompt-length difference allowed
     long max_date_gap_days = 1;                 // cross-runtime comparisons: calendar days apart
     std::string host;                           // host tag override (rows and file names otherwise)
-    StatTest test = StatTest::welch_t;
+    StatTest test = StatTest::welch_t;          // the within-run test of the fallback rule
+    std::size_t history_runs = 10;              // K: the latest runs of a pair that form its noise model
+    HistoryRule history_rule;                   // min_runs, baseline_window, power
     bool report_missing = true;                 // list baseline pairs not run now
     // Rows of this run (the run_id column) are never part of a baseline: a perf pair test gates
     // its row after appending it to the day's file, which may hold an earlier run of the same day.

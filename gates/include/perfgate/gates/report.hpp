@@ -33,8 +33,15 @@ struct MetricCheck {
     std::optional<double> change;          // current / baseline - 1
     double max_drop = 0;                   // threshold as applied (widened by noise for single readings)
     double alpha = 0;
-    std::string test;                      // "welch-t", "mann-whitney-u" or "threshold-only"
+    // The rule that decided: "history" (the pair's between-run noise from its own history),
+    // "fallback" (too little history: an assumed noise and the within-run test), or the within-run
+    // rules of an explicit baseline: "welch-t", "mann-whitney-u", "threshold-only".
+    std::string test;
     std::optional<double> p_value;         // one-sided, in the direction of the change
+    std::size_t history_runs = 0;          // runs of the pair's history behind the decision
+    std::size_t baseline_window = 0;       // runs ending at the latest baseline that form its level
+    std::optional<double> run_noise;       // between-run spread used (relative standard deviation)
+    std::optional<double> min_detectable_effect;  // the drop (fraction) called regressed with `power`
     std::string threshold_source;
     std::string reason;
 };

@@ -16,6 +16,9 @@ struct ThresholdFields {
     std::optional<double> max_drop;  // fraction, e.g. 0.05 = a 5% drop is tolerated
     std::optional<double> alpha;     // significance level of the one-sided test
     std::optional<double> noise;     // host's recorded run-to-run noise, widens single-reading limits
+    // Between-run spread (relative) assumed for a pair whose history is too short to measure its
+    // own: the fallback rule's prior (docs/gate.md). perfgate calibrate writes the measured one.
+    std::optional<double> run_noise;
 };
 
 struct ThresholdRule {
@@ -39,6 +42,7 @@ struct Threshold {
     double alpha = 0.05;
     double noise = 0.0;
     std::string source;  // e.g. "thresholds/default.json:5, thresholds/m1ultra.json:9"
+    double run_noise = 0.05;  // the fallback rule's prior when no file says otherwise: 5% between runs
 };
 
 class ThresholdSet {

@@ -29,6 +29,9 @@ struct PairRequest {
     std::map<std::string, std::string> binaries;  // runtime name -> binary (overrides the manifest)
     std::filesystem::path forge_dir;            // where forged checkpoints are cached
     std::filesystem::path vocab_dir;            // llama.cpp's models/ folder, for the forge
+    // Paths inside this folder are recorded relative to it (model_path, command): the CSV names
+    // no folder of the machine that measured. Empty: recorded as given.
+    std::filesystem::path project_root;
     PairGate gate;
 };
 

@@ -1,0 +1,47 @@
+#pragma once
+// perfgate calibrate --from-history: once a host has enough runs in benchmarks/, its calibration
+// needs no separate campaign. For every pair and metric, the between-run spread of its latest runs
+// (noise_model.hpp) becomes the pair's `run_noise` in thresholds/<host>.json, with the floor and
+// alpha of the policy and the minimum detectable effect the history rule then has.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "perfgate/core/expected.hpp"
+#include "perfgate/gates/decision.hpp"
+#include "perfgate/gates/thresholds.hpp"
+
+namespace perfgate::gates {
+
+struct HistoryCalibrationOptions {
+    std::size_t history_runs = 10;  // K latest runs per pair
+    HistoryRule rule;               // min_runs, baseline_window, power: as the gate will use them
+};
+
+struct PairCalibration {
+    std::string model, runtime, metric;
+    std::size_t runs = 0;        // runs found (at most K used)
+    double level = 0;            // median of the runs' levels
+    double run_noise = 0;        // between-run spread, relative
+    double max_drop = 0, alpha = 0;
+    double min_detectable_effect = 0;  // of the history rule at these settings
+    bool calibrated = false;     // false: fewer than rule.min_runs runs, left to the fallback
+};
+
+// Every result CSV in `benchmarks_dir` whose file name carries host `host` (a series of any
+// backend or runtime); rows that are not ok or belong to an A/B arm are left out. Errors name the
+// file and line.
+Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string& benchmarks_dir, const std::string& host,
+                                                              const ThresholdSet& policy,
+                                                              const HistoryCalibrationOptions& options);
+
+// thresholds/<host>.json: one override per calibrated pair and metric (run_noise, max_drop, alpha,
+// and a "calibration" section of facts). The text passes parse_threshold_file.
+std::string render_history_thresholds(const std::string& host, const std::string& date,
+                                      const std::vector<PairCalibration>& pairs, const HistoryCalibrationOptions& options);
+
+// One line per pair and metric, the uncalibrated ones said so.
+std::string render_history_calibration_report(const std::string& host, const std::vector<PairCalibration>& pairs,
+                                              const HistoryCalibrationOptions& options);
+
+}  // namespace perfgate::gates

@@ -1,0 +1,39 @@
+#pragma once
+// The noise model of the gate (docs/gate.md, "Decision"): the unit of evidence is a run — one
+// run_id of a perfgate file, one row of an mlxcel file — summarised by the median of its samples.
+// Repetitions inside one run share the process, the clocks and the minute, so they understate how
+// far the next run lands; the spread that decides is the one between runs, read off the pair's own
+// history on that host.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfgate/gates/samples.hpp"
+
+namespace perfgate::gates {
+
+// One run of one pair, one metric.
+struct RunLevel {
+    std::string run;          // run_id, or file:line for a row without one
+    std::string when;         // timestamp, else date: the chronological order
+    double value = 0;         // median of the run's samples
+    std::size_t launches = 0; // rows of the run (a pair rerun inside a run adds one)
+};
+
+// The runs of `group` that measured `metric` (ok rows only), oldest first. Rows sharing a non-empty
+// run_id are one run; a row without one (mlxcel's files) is a run of its own.
+std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& metric);
+
+// The samples of `metric` of one run of `group` (run as in RunLevel::run).
+std::vector<double> run_samples(const SampleGroup& group, const std::string& metric, const std::string& run);
+
+// Relative between-run spread (standard deviation of the log of run levels) of runs in
+// chronological order; nullopt with fewer than 3 runs or a non-positive level. Two robust
+// estimators, and the larger wins: the median absolute successive difference (immune to one step
+// change in the history, an accepted regression) and the median absolute deviation about the median
+// (which sees a baseline taken on another day or machine landing elsewhere). Both are scaled to a
+// normal standard deviation.
+std::optional<double> between_run_sigma(const std::vector<double>& levels);
+
+}  // namespace perfgate::gates

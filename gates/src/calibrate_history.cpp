@@ -1,0 +1,174 @@
+#include "perfgate/gates/calibrate_history.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "perfgate/core/csv.hpp"
+#include "perfgate/gates/file_name.hpp"
+#include "perfgate/gates/noise_model.hpp"
+#include "perfgate/gates/samples.hpp"
+#include "perfgate/gates/statistics.hpp"
+
+namespace perfgate::gates {
+namespace {
+
+double round_to(double x, int digits) {
+    const double f = std::pow(10.0, digits);
+    return std::round(x * f) / f;
+}
+
+}  // namespace
+
+Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string& benchmarks_dir, const std::string& host,
+                                                              const ThresholdSet& policy,
+                                                              const HistoryCalibrationOptions& options) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(benchmarks_dir, ec))
+        return make_error(fmt::format("{}: no such folder of result CSVs", benchmarks_dir));
+    struct Named {
+        BenchmarkFileName name;
+        std::string path;
+    };
+    std::vector<Named> files;
+    for (const auto& entry : fs::directory_iterator(benchmarks_dir, ec)) {
+        if (!entry.is_regular_file()) continue;
+        auto name = parse_benchmark_file_name(entry.path().string());
+        if (!name || name->host != host) continue;
+        files.push_back({*name, entry.path().string()});
+    }
+    if (ec) return make_error(fmt::format("{}: {}", benchmarks_dir, ec.message()));
+    std::sort(files.begin(), files.end(), [](const Named& a, const Named& b) {
+        return a.name.date != b.name.date ? a.name.date < b.name.date : a.path < b.path;
+    });
+
+    // Per pair (model, runtime, harness, batch, prompt) and metric, the runs oldest first.
+    struct Series {
+        std::string model, runtime;
+        std::map<std::string, std::vector<RunLevel>> by_metric;
+    };
+    std::map<std::string, Series> pairs;
+    std::vector<std::string> order;
+    ModelCatalog catalog;
+    std::vector<ResultFile> kept;  // groups point into these rows
+    kept.reserve(files.size());
+    for (const auto& f : files) {
+        auto parsed = read_results_csv(f.path);
+        if (!parsed) return parsed.error();
+        kept.push_back(std::move(*parsed));
+        auto& rows = kept.back().rows;
+        std::erase_if(rows, [](const ResultRow& r) { return !r.status.ok(); });
+        RowContext context;
+        context.file_name = f.name;
+        for (const auto& g : group_rows(rows, context, catalog)) {
+            if (g.host != host) continue;
+            auto [it, fresh] = pairs.try_emplace(g.key());
+            if (fresh) {
+                it->second.model = g.model;
+                it->second.runtime = g.runtime;
+                order.push_back(g.key());
+            }
+            for (const auto& metric : gated_metrics()) {
+                auto levels = run_levels(g, metric);
+                auto& all = it->second.by_metric[metric];
+                all.insert(all.end(), levels.begin(), levels.end());
+            }
+        }
+    }
+
+    std::vector<PairCalibration> out;
+    for (const auto& key : order) {
+        const Series& s = pairs.at(key);
+        for (const auto& metric : gated_metrics()) {
+            auto it = s.by_metric.find(metric);
+            if (it == s.by_metric.end() || it->second.empty()) continue;
+            std::vector<RunLevel> levels = it->second;
+            std::stable_sort(levels.begin(), levels.end(),
+                             [](const RunLevel& a, const RunLevel& b) { return a.when < b.when; });
+            PairCalibration c;
+            c.model = s.model;
+            c.runtime = s.runtime;
+            c.metric = metric;
+            c.runs = levels.size();
+            if (levels.size() > options.history_runs)
+                levels.erase(levels.begin(), levels.end() - static_cast<long>(options.history_runs));
+            std::vector<double> values;
+            for (const auto& l : levels) values.push_back(l.value);
+            c.level = median(values);
+            const Threshold t = policy.lookup(metric, s.model, s.runtime);
+            c.max_drop = t.max_drop;
+            c.alpha = t.alpha;
+            c.calibrated = levels.size() >= std::max<std::size_t>(options.rule.min_runs, 3);
+            // The gate's own rule, asked about a current run at the latest level: what it would
+            // detect is what the file promises.
+            const MetricCheck check = decide_metric_history(metric, levels, {}, {levels.back().value}, 1, t,
+                                                            StatTest::welch_t, options.rule);
+            c.run_noise = check.run_noise.value_or(t.run_noise);
+            c.min_detectable_effect = check.min_detectable_effect.value_or(1.0);
+            out.push_back(std::move(c));
+        }
+    }
+    return out;
+}
+
+std::string render_history_thresholds(const std::string& host, const std::string& date,
+                                      const std::vector<PairCalibration>& pairs, const HistoryCalibrationOptions& options) {
+    using nlohmann::ordered_json;
+    ordered_json doc;
+    std::size_t calibrated = 0;
+    for (const auto& p : pairs) calibrated += p.calibrated ? 1 : 0;
+    doc["description"] = fmt::format(
+        "Written by `perfgate calibrate --from-history` on {} from the result CSVs of host {}: per pair and metric, "
+        "the between-run spread of its latest {} runs (run_noise), which the gate's fallback rule uses when a "
+        "pair's history is short; pairs with at least {} runs are decided on their own history. Recalibrate "
+        "instead of editing by hand; method in docs/gate.md and docs/verdict-quality.md.",
+        date, host, options.history_runs, options.rule.min_runs);
+    doc["calibration"] = {{"method", "history"},
+                          {"host_tag", host},
+                          {"date", date},
+                          {"history_runs", options.history_runs},
+                          {"min_runs", options.rule.min_runs},
+                          {"baseline_window", options.rule.baseline_window},
+                          {"power", options.rule.power},
+                          {"metrics_calibrated", calibrated}};
+    doc["metrics"] = ordered_json::object();
+    ordered_json overrides = ordered_json::array();
+    for (const auto& p : pairs) {
+        if (!p.calibrated) continue;
+        overrides.push_back({{"model", p.model},
+                             {"runtime", p.runtime},
+                             {"metric", p.metric},
+                             {"max_drop", p.max_drop},
+                             {"alpha", p.alpha},
+                             {"run_noise", std::max(round_to(p.run_noise, 5), 0.00001)},
+                             {"calibration",
+                              {{"readings", p.runs},
+                               {"median", round_to(p.level, 4)},
+                               {"min_detectable_effect", round_to(p.min_detectable_effect, 4)}}}});
+    }
+    doc["overrides"] = overrides;
+    return doc.dump(2) + "\n";
+}
+
+std::string render_history_calibration_report(const std::string& host, const std::vector<PairCalibration>& pairs,
+                                              const HistoryCalibrationOptions& options) {
+    std::string out = fmt::format("calibration of host {} from its history (latest {} runs per pair; {} needed)\n",
+                                  host, options.history_runs, options.rule.min_runs);
+    out += fmt::format("{:<24} {:<13} {:<14} {:>5} {:>11} {:>8} {:>6} {:>6} {:>6}  {}\n", "model", "runtime", "metric",
+                       "runs", "level", "noise%", "drop%", "alpha", "MDE%", "rule");
+    for (const auto& p : pairs)
+        out += fmt::format("{:<24} {:<13} {:<14} {:>5} {:>11.2f} {:>8.2f} {:>6.1f} {:>6.3g} {:>6.1f}  {}\n", p.model,
+                           p.runtime, p.metric, p.runs, p.level, p.run_noise * 100, p.max_drop * 100, p.alpha,
+                           p.min_detectable_effect * 100, p.calibrated ? "history" : "uncalibrated (fallback)");
+    out += fmt::format("noise: between-run spread of the runs' medians; MDE: the drop the gate calls regressed with "
+                       "probability {:.2g} for one current run against the latest baseline run.\n",
+                       options.rule.power);
+    return out;
+}
+
+}  // namespace perfgate::gates

@@ -1,0 +1,86 @@
+#include "perfgate/gates/noise_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "perfgate/gates/statistics.hpp"
+
+namespace perfgate::gates {
+
+namespace {
+
+std::string run_of(const ResultRow& r) {
+    return r.run_id.empty() ? r.source_file + ":" + std::to_string(r.source_line) : r.run_id;
+}
+
+std::vector<double> metric_samples(const ResultRow& r, const std::string& metric) {
+    return metric == "decode_tok_s" ? r.decode_samples() : r.prefill_samples();
+}
+
+}  // namespace
+
+std::vector<double> run_samples(const SampleGroup& group, const std::string& metric, const std::string& run) {
+    std::vector<double> out;
+    for (const ResultRow* r : group.ok_rows) {
+        if (run_of(*r) != run) continue;
+        auto s = metric_samples(*r, metric);
+        out.insert(out.end(), s.begin(), s.end());
+    }
+    return out;
+}
+
+std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& metric) {
+    struct Acc {
+        std::string when;
+        std::vector<double> samples;
+        std::size_t launches = 0;
+        std::size_t first = 0;  // file order, the tie-breaker
+    };
+    std::map<std::string, Acc> runs;
+    std::size_t order = 0;
+    for (const ResultRow* r : group.ok_rows) {
+        std::vector<double> s = metric_samples(*r, metric);
+        ++order;
+        if (s.empty()) continue;
+        const std::string id = run_of(*r);
+        auto [it, fresh] = runs.try_emplace(id);
+        Acc& a = it->second;
+        if (fresh) a.first = order;
+        const std::string when = !r->timestamp.empty() ? r->timestamp : r->date;
+        if (when > a.when) a.when = when;
+        a.samples.insert(a.samples.end(), s.begin(), s.end());
+        ++a.launches;
+    }
+    std::vector<std::pair<std::size_t, RunLevel>> out;
+    for (auto& [id, a] : runs) out.push_back({a.first, RunLevel{id, a.when, median(a.samples), a.launches}});
+    std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
+        if (x.second.when != y.second.when) return x.second.when < y.second.when;
+        return x.first < y.first;
+    });
+    std::vector<RunLevel> levels;
+    for (auto& [_, l] : out) levels.push_back(std::move(l));
+    return levels;
+}
+
+std::optional<double> between_run_sigma(const std::vector<double>& levels) {
+    if (levels.size() < 3) return std::nullopt;
+    std::vector<double> logs;
+    for (double v : levels) {
+        if (!(v > 0) || !std::isfinite(v)) return std::nullopt;
+        logs.push_back(std::log(v));
+    }
+    // 1/Phi^-1(3/4): the MAD of a normal sample is 0.6745 sigma.
+    constexpr double mad_to_sigma = 1.482602218505602;
+    std::vector<double> diffs;
+    for (std::size_t i = 1; i < logs.size(); ++i) diffs.push_back(std::fabs(logs[i] - logs[i - 1]));
+    // A successive difference has variance 2 sigma^2.
+    const double successive = mad_to_sigma * median(diffs) / std::sqrt(2.0);
+    const double centre = median(logs);
+    std::vector<double> dev;
+    for (double x : logs) dev.push_back(std::fabs(x - centre));
+    const double about_median = mad_to_sigma * median(dev);
+    return std::max(successive, about_median);
+}
+
+}  // namespace perfgate::gates

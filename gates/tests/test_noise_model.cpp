@@ -1,0 +1,254 @@
+// The noise model and the history rule (docs/gate.md, "Decision"), on constructed histories and on
+// the recorded H200 runs of benchmarks/cuda_h200_2026-11-29.csv.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "gate_test_support.hpp"
+#include "perfgate/gates/decision.hpp"
+#include "perfgate/gates/gate.hpp"
+#include "perfgate/gates/noise_model.hpp"
+
+using namespace perfgate;
+using namespace perfgate::gates;
+
+namespace {
+
+std::vector<RunLevel> history_of(const std::vector<double>& values) {
+    std::vector<RunLevel> out;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        out.push_back({fmt::format("run{}", i), fmt::format("2026-11-{:02}T00:00:00Z", i + 1), values[i], 1});
+    return out;
+}
+
+// Levels around 100 with a relative spread of about `cv`, deterministic.
+std::vector<double> wobble(std::size_t n, double cv) {
+    static const double z[] = {0.3, -1.1, 0.8, -0.2, 1.4, -0.7, 0.1, -1.5, 0.9, -0.4, 0.6, -0.9};
+    std::vector<double> out;
+    for (std::size_t i = 0; i < n; ++i) out.push_back(100.0 * std::exp(cv * z[i % 12]));
+    return out;
+}
+
+Threshold decode_threshold(double alpha = 0.01) {
+    Threshold t;
+    t.max_drop = 0.05;
+    t.alpha = alpha;
+    t.run_noise = 0.05;
+    t.source = "test";
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("between-run spread: robust scale of log run levels", "[noise]") {
+    CHECK_FALSE(between_run_sigma({100, 101}));
+    CHECK_FALSE(between_run_sigma({100, 0, 101}));
+    // Constant levels: no spread.
+    CHECK(*between_run_sigma({50, 50, 50, 50}) == Approx(0.0).margin(1e-12));
+    // Alternating +-1%: successive |log differences| are all log(1.01/0.99), the MAD about the
+    // median is log(1.01) or so; the successive estimator is the larger.
+    const double s = *between_run_sigma({101, 99, 101, 99, 101, 99});
+    CHECK(s == Approx(1.482602218505602 * std::log(101.0 / 99.0) / std::sqrt(2.0)).epsilon(1e-9));
+    // One step (an accepted 20% regression) in a quiet history must not read as 10% noise...
+    std::vector<double> step{100, 100.5, 99.5, 100.2, 99.8, 80.1, 79.9, 80.3, 79.7, 80.0};
+    const double with_step = *between_run_sigma(step);
+    CHECK(with_step > 0.05);  // ...but the MAD about the median does see two levels: conservative
+    // A quiet history without the step is read as quiet.
+    CHECK(*between_run_sigma({100, 100.5, 99.5, 100.2, 99.8}) < 0.01);
+}
+
+TEST_CASE("run levels: one per run id, mlxcel rows one run each, oldest first", "[noise]") {
+    std::vector<ResultRow> rows(4);
+    for (auto& r : rows) {
+        r.model = "m";
+        r.runtime = "llama-bench";
+        r.status = StatusToken{"ok"};
+        r.date = "2026-11-29";
+    }
+    rows[0].run_id = "b";
+    rows[0].timestamp = "2026-11-29T10:00:00Z";
+    rows[0].decode_tok_s_samples = {10, 12, 11};
+    rows[1].run_id = "a";
+    rows[1].timestamp = "2026-11-29T09:00:00Z";
+    rows[1].decode_tok_s_samples = {20, 22};
+    rows[2].run_id = "b";  // a rerun of run b: same run, one more launch
+    rows[2].timestamp = "2026-11-29T10:01:00Z";
+    rows[2].decode_tok_s_samples = {13};
+    rows[3].decode_tok_s = 30;  // no run id: a run of its own
+    rows[3].source_file = "x.csv";
+    rows[3].source_line = 5;
+    ModelCatalog catalog;
+    auto groups = group_rows(rows, {}, catalog);
+    REQUIRE(groups.size() == 1);
+    auto levels = run_levels(groups[0], "decode_tok_s");
+    REQUIRE(levels.size() == 3);
+    CHECK(levels[0].run == "x.csv:5");  // dated only: sorts before the timestamps of that day
+    CHECK(levels[1].run == "a");
+    CHECK(levels[1].value == Approx(21));
+    CHECK(levels[2].run == "b");
+    CHECK(levels[2].value == Approx(11.5));
+    CHECK(levels[2].launches == 2);
+    CHECK(run_samples(groups[0], "decode_tok_s", "b").size() == 4);
+}
+
+TEST_CASE("history rule: a drop beyond the floor and the pair's own noise is a regression", "[noise]") {
+    const auto quiet = history_of(wobble(10, 0.01));
+    auto c = decide_metric_history("decode_tok_s", quiet, {}, {90, 89, 91}, 1, decode_threshold(), StatTest::welch_t, {});
+    CHECK(c.verdict == Verdict::regressed);
+    CHECK(c.test == "history");
+    CHECK(c.history_runs == 10);
+    REQUIRE(c.run_noise);
+    CHECK(*c.run_noise < 0.02);
+    REQUIRE(c.min_detectable_effect);
+    CHECK(*c.min_detectable_effect < 0.12);
+    CHECK(c.reason.find("history 10 runs") != std::string::npos);
+    CHECK(c.reason.find("MDE") != std::string::npos);
+
+    // 3% down: inside the 5% floor, whatever the noise.
+    c = decide_metric_history("decode_tok_s", quiet, {}, {97}, 1, decode_threshold(), StatTest::welch_t, {});
+    CHECK(c.verdict == Verdict::unchanged);
+
+    // 10% down on a pair whose runs spread by ~10%: beyond the floor, not beyond the noise.
+    const auto noisy = history_of(wobble(10, 0.10));
+    c = decide_metric_history("decode_tok_s", noisy, {}, {90}, 1, decode_threshold(), StatTest::welch_t, {});
+    CHECK(c.verdict == Verdict::inconclusive);
+    CHECK(*c.min_detectable_effect > 0.20);
+    // ...and a 60% drop is a regression there too.
+    c = decide_metric_history("decode_tok_s", noisy, {}, {40}, 1, decode_threshold(), StatTest::welch_t, {});
+    CHECK(c.verdict == Verdict::regressed);
+    // A rise beyond floor and noise is an improvement.
+    c = decide_metric_history("decode_tok_s", quiet, {}, {112}, 1, decode_threshold(), StatTest::welch_t, {});
+    CHECK(c.verdict == Verdict::improved);
+}
+
+TEST_CASE("history rule: K, the baseline window and the MDE move as they should", "[noise]") {
+    const auto quiet = history_of(wobble(10, 0.02));
+    HistoryRule one, three;
+    three.baseline_window = 3;
+    auto a = decide_metric_history("decode_tok_s", quiet, {}, {95}, 1, decode_threshold(), StatTest::welch_t, one);
+    auto b = decide_metric_history("decode_tok_s", quiet, {}, {95}, 1, decode_threshold(), StatTest::welch_t, three);
+    CHECK(b.baseline_window == 3);
+    CHECK(b.baseline_samples.size() == 3);
+    // A level from three runs is steadier: smaller standard error, smaller MDE.
+    CHECK(*b.min_detectable_effect < *a.min_detectable_effect);
+    // Two launches of the current run (an adaptive rerun) shrink it too.
+    auto c = decide_metric_history("decode_tok_s", quiet, {}, {95, 95}, 2, decode_threshold(), StatTest::welch_t, one);
+    CHECK(*c.min_detectable_effect < *a.min_detectable_effect);
+    // A stricter alpha needs a bigger drop.
+    auto d = decide_metric_history("decode_tok_s", quiet, {}, {95}, 1, decode_threshold(0.001), StatTest::welch_t, one);
+    CHECK(*d.min_detectable_effect > *a.min_detectable_effect);
+}
+
+TEST_CASE("fallback rule: too little history assumes the threshold's run noise and asks the repetitions", "[noise]") {
+    const auto two = history_of({100, 101});
+    auto c = decide_metric_history("decode_tok_s", two, {100, 101, 99}, {92, 91, 93}, 1, decode_threshold(0.05),
+                                   StatTest::welch_t, {});
+    CHECK(c.test == "fallback");
+    CHECK(*c.run_noise == Approx(0.05));
+    // -8%: beyond the 5% floor but well inside an assumed 5% between-run spread.
+    CHECK(c.verdict == Verdict::inconclusive);
+    CHECK(c.reason.find("fallback 2 runs") != std::string::npos);
+    // -40% with repetitions that agree: regressed.
+    c = decide_metric_history("decode_tok_s", two, {100, 101, 99}, {60, 61, 59}, 1, decode_threshold(0.05),
+                              StatTest::welch_t, {});
+    CHECK(c.verdict == Verdict::regressed);
+    // -40% whose repetitions overlap the baseline's: the within-run test vetoes.
+    c = decide_metric_history("decode_tok_s", two, {100, 30, 99}, {60, 101, 20}, 1, decode_threshold(0.05),
+                              StatTest::welch_t, {});
+    CHECK(c.verdict == Verdict::inconclusive);
+    // A calibrated run_noise of 1% makes the same 8% drop a regression.
+    Threshold calibrated = decode_threshold(0.05);
+    calibrated.run_noise = 0.01;
+    c = decide_metric_history("decode_tok_s", two, {100, 101, 99}, {92, 91, 93}, 1, calibrated, StatTest::welch_t, {});
+    CHECK(c.verdict == Verdict::regressed);
+}
+
+TEST_CASE("the recorded H200 runs: the published second run's false alarms are gone", "[noise][h200]") {
+    // benchmarks/cuda_h200_2026-11-29.csv holds two unchanged runs; with Welch's t on the
+    // repetitions the second failed (qwen3-0.6b llama-bench decode -7.2%, transformers qwen3moe-a1b
+    // decode -8.1%). With one run of history the fallback rule decides, and nothing regressed.
+    testing::TempDir tmp;
+    const std::string bench = tmp.sub("benchmarks/cuda_h200_2026-11-29.csv");
+    testing::spit(bench, testing::slurp(std::string(PERFGATE_SOURCE_DIR) + "/benchmarks/cuda_h200_2026-11-29.csv"));
+    GateOptions o;
+    o.results = {bench};
+    o.benchmarks_dir = (tmp.path / "benchmarks").string();
+    o.thresholds_dir = testing::thresholds_dir();
+    o.exclude_run_id = "20261129T184741-5443";
+    o.report_missing = false;
+    auto report = run_gate(o);
+    REQUIRE(report);
+    std::size_t judged = 0;
+    for (const auto& p : report->pairs) {
+        for (const auto& m : p.metrics) {
+            if (m.test != "fallback") continue;
+            ++judged;
+            INFO(p.runtime << "/" << p.model << " " << m.metric << " " << m.reason);
+            CHECK(m.verdict != Verdict::regressed);
+            CHECK(m.min_detectable_effect);
+        }
+    }
+    CHECK(judged == 20);  // 10 measured pairs x 2 metrics
+    CHECK(exit_code(*report) == 0);
+}
+
+TEST_CASE("mlxcel's files (one row per run, no samples): their history is the noise model", "[noise][mlxcel]") {
+    // Six sweeps of the real m1ultra file, 2026-09-01..06, each model's decode wobbling by up to
+    // +-1.5% from sweep to sweep; the seventh sweep cuts one model's decode by 12%.
+    using testing::CsvText;
+    testing::TempDir tmp;
+    const auto original = CsvText::parse(testing::slurp(testing::fixture("metal_m1ultra_2026-09-06.csv")));
+    std::string victim;
+    for (const auto& r : original.rows)
+        if (original.ok(r)) {
+            victim = r[original.col("model")];
+            break;
+        }
+    const double wobble_pct[] = {0.6, -1.2, 1.5, -0.4, 0.9, -1.5};
+    auto sweep = [&](int day, double factor_all, double factor_victim) {
+        CsvText csv = original;
+        csv.edit([&](std::vector<std::string>& r) {
+            if (!csv.ok(r)) return;
+            auto& d = r[csv.col("decode_tok_s")];
+            const double f = factor_all * (r[csv.col("model")] == victim ? factor_victim : 1.0);
+            d = fmt::format("{:.2f}", std::stod(d) * f);
+        });
+        const std::string name = fmt::format("metal_m1ultra_2026-09-{:02}.csv", day);
+        testing::spit(tmp.sub("benchmarks/" + name), csv.str());
+        return name;
+    };
+    for (int day = 1; day <= 6; ++day) sweep(day, 1.0 + wobble_pct[day - 1] / 100, 1.0);
+    const std::string current = sweep(7, 1.0, 0.88);
+    GateOptions o;
+    o.results = {(tmp.path / "benchmarks" / current).string()};
+    o.benchmarks_dir = (tmp.path / "benchmarks").string();
+    o.thresholds_dir = testing::thresholds_dir();
+    auto report = run_gate(o);
+    REQUIRE(report);
+    CHECK(exit_code(*report) == 1);
+    std::size_t history_decisions = 0;
+    for (const auto& p : report->pairs) {
+        for (const auto& m : p.metrics) {
+            if (m.metric != "decode_tok_s" || m.test != "history") continue;
+            ++history_decisions;
+            CHECK(m.history_runs >= 6);
+            INFO(p.model << ": " << m.reason);
+            CHECK(m.verdict == (p.model == victim ? Verdict::regressed : Verdict::unchanged));
+        }
+    }
+    CHECK(history_decisions > 10);
+
+    // The same 12% cut against one sweep only: the fallback rule cannot tell it from noise.
+    testing::TempDir one;
+    testing::spit(one.sub("benchmarks/metal_m1ultra_2026-09-06.csv"), testing::slurp(testing::fixture("metal_m1ultra_2026-09-06.csv")));
+    o.benchmarks_dir = (one.path / "benchmarks").string();
+    auto short_history = run_gate(o);
+    REQUIRE(short_history);
+    for (const auto& p : short_history->pairs)
+        if (p.model == victim)
+            for (const auto& m : p.metrics)
+                if (m.metric == "decode_tok_s") {
+                    CHECK(m.test == "fallback");
+                    CHECK(m.verdict == Verdict::inconclusive);
+                }
+}
