@@ -119,7 +119,7 @@ TEST_CASE("an impossible date in a file name is an error, not a new pair", "[gat
     CHECK_THAT(history.error().message, Catch::Contains("2026-09-31"));
 }
 
-TEST_CASE("a run that compared nothing fails unless allowed; a first run passes in the runner", "[gates][hardening]") {
+TEST_CASE("a run that compared nothing fails unless allowed, a first run passes in the runner", "[gates][hardening]") {
     TempDir tmp;
     auto bench = tmp.sub("benchmarks");
     testing::bfs::create_directories(bench);
