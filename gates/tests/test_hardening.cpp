@@ -159,10 +159,15 @@ TEST_CASE("a run that compared nothing fails unless allowed, a first run passes 
     REQUIRE(nothing);
     CHECK(exit_code(*nothing) == 1);
 
-    // Something compared: the policy does not apply.
-    auto compared = run_gate(options_for(testing::fixture("rocm_strixhalo-gfx1151_2026-09-30.csv"), testing::fixture_dir()));
+    // Something compared (the fixture's rocm sweep a day later, against the fixture): the policy
+    // does not apply.
+    auto next_day = tmp.sub("r3/rocm_strixhalo-gfx1151_2026-10-01.csv");
+    testing::spit(next_day, text);
+    auto compared = run_gate(options_for(next_day, testing::fixture_dir()));
     REQUIRE(compared);
+    CHECK(compared->count(Verdict::unchanged) == compared->pairs.size());
     CHECK(compared->empty_run_failure.empty());
+    CHECK(exit_code(*compared) == 0);
 }
 
 TEST_CASE("host tags from --host, the host column or a file name follow the probe's rule", "[gates][hardening]") {
