@@ -1,6 +1,9 @@
 // `perfgate gate`: judges result CSVs against their baselines; exit 0 pass, 1 regressed/failed, 2 bad input.
+#include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -15,13 +18,61 @@ namespace {
 struct GateArgs {
     gates::GateOptions options;
     std::string baseline, baseline_ref, catalog;
+    std::string benchmarks_dir, thresholds_dir;  // empty: <project root>/benchmarks, /thresholds
     std::string format = "text";
     std::string output;
     std::string test = "welch-t";
+    bool allow_empty = false;
 };
+
+// The defaults do not depend on where the command is started: the project root is the nearest
+// folder, from the working directory upwards, that holds a benchmarks/ or thresholds/ folder.
+std::optional<std::filesystem::path> project_root() {
+    std::error_code ec;
+    auto dir = std::filesystem::current_path(ec);
+    if (ec) return std::nullopt;
+    for (;;) {
+        if (std::filesystem::is_directory(dir / "benchmarks", ec) || std::filesystem::is_directory(dir / "thresholds", ec))
+            return dir;
+        if (!dir.has_parent_path() || dir.parent_path() == dir) return std::nullopt;
+        dir = dir.parent_path();
+    }
+}
+
+// Resolves --benchmarks-dir and --thresholds-dir; an error names the folder. A folder given on the
+// command line must exist (a typo would otherwise make every pair "new"); a default one may be
+// missing (no thresholds/: the built-in defaults, no benchmarks/: a first run, which fails unless
+// --allow-empty).
+Status resolve_folders(GateArgs& args) {
+    auto& o = args.options;
+    std::optional<std::filesystem::path> root;
+    if (args.benchmarks_dir.empty() || args.thresholds_dir.empty()) {
+        root = project_root();
+        if (!root)
+            return make_error("no benchmarks/ or thresholds/ folder in the working directory or any folder above it; "
+                              "pass --benchmarks-dir and --thresholds-dir");
+    }
+    for (auto [given, out, name] : {std::tuple{&args.benchmarks_dir, &o.benchmarks_dir, "benchmarks"},
+                                    std::tuple{&args.thresholds_dir, &o.thresholds_dir, "thresholds"}}) {
+        if (given->empty()) {
+            *out = (*root / name).string();
+            continue;
+        }
+        std::error_code ec;
+        if (!std::filesystem::is_directory(*given, ec))
+            return make_error(fmt::format("--{}-dir {}: no such folder", name, *given));
+        *out = *given;
+    }
+    return Ok{};
+}
 
 int run_gate_command(GateArgs& args) {
     auto& o = args.options;
+    if (auto st = resolve_folders(args); !st) {
+        fmt::print(stderr, "perfgate gate: {}\n", st.error().message);
+        return exit_code::usage;
+    }
+    o.empty_run = args.allow_empty ? gates::EmptyRun::allow : gates::EmptyRun::fail;
     if (!args.baseline.empty()) o.baseline = args.baseline;
     if (!args.baseline_ref.empty()) o.baseline_ref = args.baseline_ref;
     if (!args.catalog.empty()) o.catalog = args.catalog;
@@ -51,6 +102,7 @@ int run_gate_command(GateArgs& args) {
         fmt::print(stderr, "perfgate gate: {} pairs, {} regressed, {} failed; report in {}\n", report->pairs.size(),
                    report->count(gates::Verdict::regressed), report->count(gates::Verdict::failed), args.output);
     }
+    if (!report->empty_run_failure.empty()) fmt::print(stderr, "perfgate gate: FAIL: {}\n", report->empty_run_failure);
     return gates::exit_code(*report) == 0 ? exit_code::success : exit_code::regression;
 }
 
@@ -62,8 +114,14 @@ void add_gate_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("gate", "Fail a run that regressed against its baseline (exit 0 pass, 1 regressed or failed, 2 bad input)");
     cmd->add_option("--results", o.results, "Result CSV to judge (repeatable)")->required()->check(CLI::ExistingFile);
     cmd->add_option("--baseline", args->baseline, "Baseline CSV; default: the latest earlier CSV of the same backend/runtime and host");
-    cmd->add_option("--benchmarks-dir", o.benchmarks_dir, "Folder of earlier result CSVs")->capture_default_str();
-    cmd->add_option("--thresholds-dir", o.thresholds_dir, "Folder with default.json and <host_tag>.json")->capture_default_str();
+    cmd->add_option("--benchmarks-dir", args->benchmarks_dir,
+                    "Folder of earlier result CSVs (must exist); default: benchmarks/ of the project root, the nearest "
+                    "folder from the working directory upwards holding benchmarks/ or thresholds/");
+    cmd->add_option("--thresholds-dir", args->thresholds_dir,
+                    "Folder with default.json and <host_tag>.json (must exist); default: thresholds/ of the project root");
+    cmd->add_flag("--allow-empty", args->allow_empty,
+                  "Pass a run that compared nothing (every pair new, skipped or missing, or no pairs); without it "
+                  "such a run fails (exit 1)");
     cmd->add_option("--baseline-ref", args->baseline_ref,
                     "Read benchmarks and thresholds as they are at this git ref (e.g. the merge base), so a change cannot "
                     "loosen its own gate");

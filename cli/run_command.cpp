@@ -68,6 +68,9 @@ gates::GateOptions gate_options(const RunOptions& o, const std::filesystem::path
     g.thresholds_dir = o.thresholds_dir;
     if (const char* ref = std::getenv("PERFGATE_BASELINE_REF"); ref && *ref) g.baseline_ref = ref;
     g.exclude_run_id = run_id;
+    // A suite's first run records its baselines: every pair is new, and that passes with the note
+    // "first run: baseline recorded" (a run with nothing compared and nothing new still fails).
+    g.empty_run = gates::EmptyRun::first_run;
     return g;
 }
 

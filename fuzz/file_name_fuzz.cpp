@@ -29,6 +29,8 @@ bool same(const perfgate::gates::BenchmarkFileName& a, const perfgate::gates::Be
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view path(reinterpret_cast<const char*>(data), size);
+    if (auto bad = perfgate::gates::impossible_date_in_name(path))
+        check(bad->find("not a real calendar date") != std::string::npos, "an impossible date is named as such");
     const auto parsed = perfgate::gates::parse_benchmark_file_name(path);
     if (!parsed) return 0;
     check(!parsed->series.empty() && !parsed->host.empty(), "series and host are present");

@@ -2,6 +2,9 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <type_traits>
+
+#include "perfgate/core/measure_rules.hpp"
 
 namespace perfgate::detail {
 
@@ -94,6 +97,9 @@ std::optional<std::string> parse_number(std::string_view text, std::optional<T>&
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc{} || ptr != text.data() + text.size())
         return fmt::format("not a number: '{}'", text.substr(0, 40));
+    // Every floating-point column is a measurement (rate, duration, sample, cooldown).
+    if constexpr (std::is_floating_point_v<T>)
+        if (auto why = unreadable_measure(value)) return fmt::format("{}: '{}'", *why, text.substr(0, 40));
     out = value;
     return std::nullopt;
 }

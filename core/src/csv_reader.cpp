@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "columns.hpp"
+#include "perfgate/core/calendar_date.hpp"
 #include "perfgate/core/csv.hpp"
 #include "perfgate/core/text.hpp"
 
@@ -163,6 +164,11 @@ Expected<ResultFile> parse_results_csv(std::string_view text, const std::string&
                 return make_error(fmt::format("{}: column '{}': {}", where(row_line), file.header[i], *err));
         }
         if (row.model.empty()) return make_error(fmt::format("{}: empty 'model' field", where(row_line)));
+        // A date that names no calendar day would sort and match as text, so a baseline could
+        // silently go unused; an empty date stays an unknown value.
+        if (!row.date.empty() && !iso_day_number(row.date))
+            return make_error(fmt::format("{}: column 'date': not a real YYYY-MM-DD date: '{}'", where(row_line),
+                                          row.date.substr(0, 40)));
         file.rows.push_back(std::move(row));
     }
     return file;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "perfgate/core/calendar_date.hpp"
 #include "perfgate/gates/calendar.hpp"
 
 namespace perfgate::gates {
@@ -38,6 +39,18 @@ bool is_backend_name(std::string_view series) {
 
 std::string runtime_of_series(std::string_view series) {
     return is_backend_name(series) ? std::string("mlxcel") : std::string(series);
+}
+
+std::optional<std::string> impossible_date_in_name(std::string_view path) {
+    auto slash = path.find_last_of('/');
+    std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+    for (const auto& field : split_fields(base)) {
+        std::string_view f = field;
+        if (f.size() > 4 && f.substr(f.size() - 4) == ".csv") f.remove_suffix(4);
+        if (looks_like_iso_date(f) && !iso_day_number(f))
+            return std::string(path) + ": the date " + std::string(f) + " in the file name is not a real calendar date";
+    }
+    return std::nullopt;
 }
 
 std::optional<BenchmarkFileName> parse_benchmark_file_name(std::string_view path) {

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 #include <unordered_set>
 
 #include "perfgate/core/csv.hpp"
+#include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/gates/calendar.hpp"
 #include "perfgate/gates/decision.hpp"
 #include "perfgate/gates/history.hpp"
@@ -35,17 +37,41 @@ std::optional<std::string> beyond_tolerance(const char* what, std::optional<std:
                        rel * 100, tolerance * 100);
 }
 
-// Why a baseline group cannot be compared with the current one, or nullopt when it can.
+// A decode-rate change that a different generated-token count cannot explain, as a phrase, or
+// nullopt. Generating n instead of m tokens moves the rate by at most the ratio of the counts,
+// r = min/max: fixed costs spread over fewer tokens lower it at most that much, and a longer
+// context raises each token's cost at most in proportion. So a rate ratio outside [r, 1/r],
+// widened by the tolerance, is a real change (a decode that fell by two thirds while 128 tokens
+// became 100), judged like any other with the mismatch as a warning.
+std::optional<std::string> unexplained_by_token_counts(const SampleGroup& base, const SampleGroup& now,
+                                                       double tolerance) {
+    const auto nb = base.generated_tokens(), nn = now.generated_tokens();
+    const auto before = base.samples("decode_tok_s"), after = now.samples("decode_tok_s");
+    if (!nb || !nn || *nb <= 0 || *nn <= 0 || before.empty() || after.empty()) return std::nullopt;
+    const double b = median(before), a = median(after);
+    if (!(b > 0)) return std::nullopt;  // no ratio can be formed; decide_metric says so
+    const double r = static_cast<double>(std::min(*nb, *nn)) / static_cast<double>(std::max(*nb, *nn));
+    const double q = a / b;
+    if (q >= r * (1 - tolerance) && q <= (1 / r) * (1 + tolerance)) return std::nullopt;
+    return fmt::format("decode_tok_s changed {:+.0f}%, far beyond the {:.0f}%..{:+.0f}% the token counts can explain",
+                       (q - 1) * 100, (r * (1 - tolerance) - 1) * 100, ((1 / r) * (1 + tolerance) - 1) * 100);
+}
+
+// Why a baseline group cannot be compared with the current one, or nullopt when it can. A
+// difference that does not prevent the comparison is added to `warnings`.
 std::optional<std::string> not_comparable_reason(const SampleGroup& base, const SampleGroup& now, bool cross_runtime,
-                                                 const GateOptions& options) {
+                                                 const GateOptions& options, std::vector<std::string>& warnings) {
     if (auto r = beyond_tolerance("prompt lengths", base.prompt_tokens(), now.prompt_tokens(), options.prompt_tolerance))
         return r;
     if (base.max_tokens() && now.max_tokens() && *base.max_tokens() != *now.max_tokens())
         return fmt::format("decode budgets differ: max_tokens {} in the baseline vs {} now", *base.max_tokens(),
                            *now.max_tokens());
     if (auto r = beyond_tolerance("generated token counts", base.generated_tokens(), now.generated_tokens(),
-                                  options.prompt_tolerance))
-        return r;
+                                  options.prompt_tolerance)) {
+        auto judged = unexplained_by_token_counts(base, now, options.prompt_tolerance);
+        if (!judged) return r;
+        warnings.push_back(*r + "; compared anyway: " + *judged);
+    }
     if (cross_runtime) {
         auto gap = calendar_days_apart(base.date(), now.date());
         if (gap && *gap > options.max_date_gap_days)
@@ -131,6 +157,16 @@ public:
             auto groups = group_rows(*f.rows, f.context, catalog_);
             for (auto& g : groups) groups_.push_back(std::move(g));
             if (!f.identity.empty()) result_identities.insert(f.identity);
+        }
+
+        // A host tag becomes part of a path (thresholds/<host>.json): checked by the probe's rule,
+        // whichever source it came from.
+        for (const auto& g : groups_) {
+            if (g.host.empty()) continue;
+            const std::string source = !options_.host.empty()      ? std::string("--host")
+                                       : !g.first().host.empty()  ? "the host column of " + g.source()
+                                                                  : "the file name of " + g.first().source_file;
+            if (auto bad = host_tag_problem(g.host, source)) return make_error(*bad);
         }
 
         if (auto st = load_thresholds(); !st) return st.error();
@@ -262,7 +298,8 @@ private:
                 const SampleGroup* h = match_in_file(*f, g, false);
                 if (!h || h->ok_rows.empty()) continue;
                 // A run of another prompt length or decode budget is another workload.
-                if (not_comparable_reason(*h, g, false, options_)) continue;
+                std::vector<std::string> ignored;  // warnings of a history run are not this run's
+                if (not_comparable_reason(*h, g, false, options_, ignored)) continue;
                 newest_first.push_back(h);
                 runs += run_levels(*h, gated_metrics().front()).size();
             }
@@ -312,7 +349,7 @@ private:
         } else if (!then.ok()) {
             status_metrics(p, Verdict::new_pair,
                            fmt::format("no baseline reading: the baseline row is {} ({})", then.text, b->source()));
-        } else if (auto why = not_comparable_reason(*b, g, cross, options_)) {
+        } else if (auto why = not_comparable_reason(*b, g, cross, options_, p.warnings)) {
             status_metrics(p, Verdict::not_comparable, *why);
         } else {
             const ThresholdSet& set = thresholds_.at(g.host);
@@ -402,10 +439,20 @@ private:
 };
 
 Expected<GateReport> gate_current(const std::vector<CurrentFile>& current, const GateOptions& options) {
-    auto sources = detail::Sources::open(options);
-    if (!sources) return sources.error();
-    Gate gate(options, std::move(*sources));
-    return gate.run(current);
+    if (!options.host.empty())
+        if (auto bad = host_tag_problem(options.host, "--host")) return make_error(*bad);
+    try {
+        auto sources = detail::Sources::open(options);
+        if (!sources) return sources.error();
+        Gate gate(options, std::move(*sources));
+        auto report = gate.run(current);
+        if (report) apply_empty_run_policy(*report, options.empty_run);
+        return report;
+    } catch (const std::exception& e) {
+        // Bad input is an Error value by then; an exception here is a bug (statistics.hpp says
+        // which), reported as an error instead of terminating the process.
+        return make_error(std::string("internal error in the gate (a bug, please report it): ") + e.what());
+    }
 }
 
 }  // namespace
@@ -422,6 +469,7 @@ Expected<GateReport> run_gate(const GateOptions& options) {
     std::vector<CurrentFile> current;
     for (std::size_t i = 0; i < files.size(); ++i) {
         CurrentFile c;
+        if (auto bad = impossible_date_in_name(options.results[i])) return make_error(*bad);
         c.context.file_name = parse_benchmark_file_name(options.results[i]);
         c.context.host_override = options.host;
         if (!options.exclude_run_id.empty()) {

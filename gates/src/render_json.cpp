@@ -61,6 +61,7 @@ std::string render_json(const GateReport& report) {
     }
     json doc = {{"exit_code", exit_code(report)},
                 {"baseline_ref", report.baseline_ref},
+                {"empty_run_failure", report.empty_run_failure},
                 {"notes", report.notes},
                 {"warnings", report.warnings},
                 {"pairs", pairs}};

@@ -54,6 +54,14 @@ std::string render_junit(const GateReport& report) {
             cases += "    </testcase>\n";
         }
     }
+    if (!report.empty_run_failure.empty()) {
+        // The run as a whole failed without any failing pair: one testcase carries the reason.
+        ++tests;
+        ++failures;
+        cases += fmt::format("    <testcase classname=\"perfgate.gate\" name=\"compared anything\">\n"
+                             "      <failure type=\"empty run\" message=\"{0}\">{0}</failure>\n    </testcase>\n",
+                             xml(report.empty_run_failure));
+    }
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     out += fmt::format("<testsuites name=\"perfgate\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n", tests, failures,
                        skipped);

@@ -40,6 +40,7 @@ std::string render_markdown(const GateReport& report) {
                        report.count(Verdict::inconclusive), report.count(Verdict::not_comparable),
                        report.count(Verdict::missing), report.count(Verdict::skipped), report.count(Verdict::new_pair),
                        report.count(Verdict::improved), report.count(Verdict::unchanged));
+    if (!report.empty_run_failure.empty()) out += "> **FAIL:** " + cell(report.empty_run_failure) + "\n\n";
     for (const auto& w : report.warnings) out += "> **Warning:** " + cell(w) + "\n>\n";
     if (!report.warnings.empty()) out += "\n";
 

@@ -44,6 +44,7 @@ std::string render_text(const GateReport& report) {
                        report.count(Verdict::improved), report.count(Verdict::unchanged));
     for (const auto& warning : report.warnings) out += "WARNING: " + warning + "\n";
     for (const auto& n : report.notes) out += "note: " + n + "\n";
+    if (!report.empty_run_failure.empty()) out += "FAIL: " + report.empty_run_failure + "\n";
     out += exit_code(report) == 0 ? "gate: PASS\n" : "gate: FAIL\n";
     return out;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace perfgate::gates {
 
 const char* to_string(Verdict v) {
@@ -26,7 +28,40 @@ std::size_t GateReport::count(Verdict v) const {
         std::count_if(pairs.begin(), pairs.end(), [v](const PairReport& p) { return p.verdict == v; }));
 }
 
+bool compared_nothing(const GateReport& report) {
+    return std::all_of(report.pairs.begin(), report.pairs.end(), [](const PairReport& p) {
+        return p.verdict == Verdict::new_pair || p.verdict == Verdict::skipped || p.verdict == Verdict::missing;
+    });
+}
+
+void apply_empty_run_policy(GateReport& report, EmptyRun policy) {
+    if (!compared_nothing(report)) return;
+    const std::size_t fresh = report.count(Verdict::new_pair);
+    const std::string counts = fmt::format("{} pairs: {} new, {} skipped, {} missing", report.pairs.size(), fresh,
+                                           report.count(Verdict::skipped), report.count(Verdict::missing));
+    switch (policy) {
+        case EmptyRun::allow:
+            report.notes.push_back("nothing was compared with a baseline (" + counts + "); accepted by --allow-empty");
+            return;
+        case EmptyRun::first_run:
+            if (fresh > 0) {
+                report.notes.push_back(fmt::format("first run: baseline recorded ({} new pair{}, nothing to compare yet)",
+                                                   fresh, fresh == 1 ? "" : "s"));
+                return;
+            }
+            report.empty_run_failure = "nothing was compared with a baseline and nothing new was recorded (" + counts + ")";
+            return;
+        case EmptyRun::fail:
+            report.empty_run_failure =
+                "nothing was compared with a baseline (" + counts +
+                "): a first run, an empty or wrong --benchmarks-dir, or results without rows; pass --allow-empty to "
+                "accept a run with nothing to compare";
+            return;
+    }
+}
+
 int exit_code(const GateReport& report) {
+    if (!report.empty_run_failure.empty()) return 1;
     return std::any_of(report.pairs.begin(), report.pairs.end(), [](const PairReport& p) { return fails_gate(p.verdict); })
                ? 1
                : 0;

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/gates/git_tree.hpp"
 
 namespace perfgate::gates::detail {
@@ -65,6 +66,12 @@ Expected<Sources> Sources::open(const GateOptions& options) {
 }
 
 Expected<std::optional<std::string>> Sources::threshold_text(const std::string& file_name) const {
+    // The one place a thresholds path is formed: default.json or <valid host tag>.json, nothing
+    // that could leave the folder.
+    const std::string stem = file_name.size() > 5 ? file_name.substr(0, file_name.size() - 5) : std::string();
+    if (file_name.size() <= 5 || file_name.substr(file_name.size() - 5) != ".json" ||
+        (stem != "default" && !is_valid_host_tag(stem)))
+        return make_error("thresholds file name '" + file_name + "' is not default.json or <valid host tag>.json");
     if (!from_git_) {
         auto path = (bfs::path(options_.thresholds_dir) / file_name).string();
         if (!bfs::exists(path)) return std::optional<std::string>{};
@@ -90,6 +97,7 @@ Status Sources::add_history(BenchmarkHistory& history, const std::set<std::strin
         if (!bfs::is_directory(options_.benchmarks_dir)) return Ok{};
         for (const auto& entry : bfs::directory_iterator(options_.benchmarks_dir)) {
             if (!bfs::is_regular_file(entry.status())) continue;
+            if (auto bad = impossible_date_in_name(entry.path().generic_string())) return make_error(*bad);
             auto name = parse_benchmark_file_name(entry.path().filename().string());
             if (!name || (!wanted.empty() && !wanted.count(key_of(*name)))) continue;
             std::string path = entry.path().generic_string();
@@ -105,6 +113,7 @@ Status Sources::add_history(BenchmarkHistory& history, const std::set<std::strin
     const std::string prefix = bench_rel_ + "/";
     for (const auto& [path, id] : blob_of_) {
         if (path.rfind(prefix, 0) != 0 || path.find('/', prefix.size()) != std::string::npos) continue;
+        if (auto bad = impossible_date_in_name(*options_.baseline_ref + ":" + path)) return make_error(*bad);
         auto name = parse_benchmark_file_name(path);
         if (!name || (!wanted.empty() && !wanted.count(key_of(*name)))) continue;
         files.emplace_back(path, *name);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
@@ -20,19 +21,53 @@ std::optional<StatTest> stat_test_from_string(std::string_view name) {
     return std::nullopt;
 }
 
+namespace {
+
+// Readings are finite by the time they get here: the CSV reader and the recorder refuse NaN and
+// infinity (perfgate/core/measure_rules.hpp). One arriving anyway is a bug upstream, reported as a
+// std::invalid_argument that the gate turns into an error message, never an abort inside Boost.
+void require_finite(const std::vector<double>& values, const char* where) {
+    for (double v : values)
+        if (!std::isfinite(v)) throw std::invalid_argument(std::string(where) + ": a non-finite sample reached the statistics");
+}
+
+// The largest magnitude, for scaling: the t statistic is scale-free, and dividing by it keeps sums
+// of squares of huge (finite) readings such as 1e308 from overflowing to infinity.
+double largest_magnitude(const std::vector<double>& a, const std::vector<double>& b) {
+    double m = 0;
+    for (double v : a) m = std::max(m, std::fabs(v));
+    for (double v : b) m = std::max(m, std::fabs(v));
+    return m;
+}
+
+std::vector<double> scaled(const std::vector<double>& v, double by) {
+    std::vector<double> out(v);
+    for (double& x : out) x /= by;
+    return out;
+}
+
+}  // namespace
+
 double median(std::vector<double> values) {
     if (values.empty()) throw std::invalid_argument("median of no values");
+    require_finite(values, "median");
     const std::size_t mid = values.size() / 2;
     std::nth_element(values.begin(), values.begin() + static_cast<long>(mid), values.end());
     double upper = values[mid];
     if (values.size() % 2 == 1) return upper;
     double lower = *std::max_element(values.begin(), values.begin() + static_cast<long>(mid));
-    return (lower + upper) / 2.0;
+    return lower / 2.0 + upper / 2.0;  // (lower + upper) / 2 overflows for readings near DBL_MAX
 }
 
 double mean(const std::vector<double>& values) {
     if (values.empty()) throw std::invalid_argument("mean of no values");
-    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+    require_finite(values, "mean");
+    const double n = static_cast<double>(values.size());
+    const double sum = std::accumulate(values.begin(), values.end(), 0.0);
+    if (std::isfinite(sum)) return sum / n;
+    double m = 0;
+    for (double v : values) m += v / n;  // huge readings: divided first, so the sum stays finite
+    return m;
 }
 
 namespace {
@@ -69,20 +104,33 @@ std::vector<double> exact_u_counts(std::size_t m, std::size_t n) {
 
 }  // namespace
 
-std::optional<double> welch_p_lower(const std::vector<double>& lower, const std::vector<double>& higher) {
-    if (lower.size() < 2 || higher.size() < 2) return std::nullopt;
+std::optional<double> welch_p_lower(const std::vector<double>& raw_lower, const std::vector<double>& raw_higher) {
+    if (raw_lower.size() < 2 || raw_higher.size() < 2) return std::nullopt;
+    require_finite(raw_lower, "welch_p_lower");
+    require_finite(raw_higher, "welch_p_lower");
+    // Only huge readings are rescaled, so ordinary ones give bit-for-bit the same p as before.
+    const double largest = largest_magnitude(raw_lower, raw_higher);
+    const double scale = largest > 1e50 ? largest : 1.0;
+    const auto lower = scaled(raw_lower, scale), higher = scaled(raw_higher, scale);
     const double m1 = mean(lower), m2 = mean(higher);
     const double n1 = static_cast<double>(lower.size()), n2 = static_cast<double>(higher.size());
     const double a = sample_variance(lower, m1) / n1, b = sample_variance(higher, m2) / n2;
     if (a + b <= 0) return std::nullopt;
     const double t = (m1 - m2) / std::sqrt(a + b);
     const double df = (a + b) * (a + b) / (a * a / (n1 - 1) + b * b / (n2 - 1));
+    // Tiny spreads can underflow the denominator; Boost refuses a NaN or non-positive df or t by
+    // throwing, so those cases get the normal limit or no test instead.
+    if (!std::isfinite(t)) return std::nullopt;
+    if (std::isnan(df) || df <= 0) return std::nullopt;
+    if (std::isinf(df)) return boost::math::cdf(boost::math::normal(), t);
     boost::math::students_t dist(df);
     return boost::math::cdf(dist, t);
 }
 
 std::optional<double> mann_whitney_p_lower(const std::vector<double>& lower, const std::vector<double>& higher) {
     if (lower.empty() || higher.empty()) return std::nullopt;
+    require_finite(lower, "mann_whitney_p_lower");
+    require_finite(higher, "mann_whitney_p_lower");
     const std::size_t m = lower.size(), n = higher.size();
     // U = number of pairs where the "lower" value exceeds the "higher" one, ties counting half.
     double u = 0;
@@ -115,6 +163,7 @@ std::optional<double> mann_whitney_p_lower(const std::vector<double>& lower, con
     const double var = dm * dn / 12.0 * ((N + 1) - tie_term / (N * (N - 1)));
     if (var <= 0) return std::nullopt;
     const double z = (u - dm * dn / 2.0 + 0.5) / std::sqrt(var);
+    if (!std::isfinite(z)) return std::nullopt;
     return boost::math::cdf(boost::math::normal(), z);
 }
 

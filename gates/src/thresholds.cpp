@@ -164,7 +164,15 @@ Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::s
         return make_error(name + ":" + std::to_string(line_of_offset(text, offset_of_quoted(text, e.what()))) +
                           ": invalid JSON: " + e.what());
     }
-    Validator v{text, name, detail::locate_json_values(text)};
+    std::optional<detail::DuplicateKey> duplicate;
+    Validator v{text, name, detail::locate_json_values(text, &duplicate)};
+    if (duplicate)
+        return make_error(name + ":" + std::to_string(line_of_offset(text, duplicate->offset)) + ": key \"" +
+                          duplicate->pointer.substr(duplicate->pointer.find_last_of('/') + 1) +
+                          "\" appears twice in the same object (" +
+                          (duplicate->pointer.find('/', 1) == std::string::npos ? std::string("top level")
+                                                                                : duplicate->pointer.substr(0, duplicate->pointer.find_last_of('/'))) +
+                          "); JSON readers keep only one of them, so a file must say it once");
     if (!doc.is_object()) return v.error("", "the thresholds file must be a JSON object");
     if (auto st = check_keys(v, doc, "", {"description", "calibration", "metrics", "overrides"}); !st) return st.error();
     if (auto it = doc.find("calibration"); it != doc.end())

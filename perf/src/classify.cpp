@@ -3,8 +3,10 @@
 #include <csignal>
 #include <cstring>
 #include <regex>
+#include <utility>
 
 #include "perfgate/core/exit_codes.hpp"
+#include "perfgate/core/measure_rules.hpp"
 
 namespace perfgate::perf {
 
@@ -26,6 +28,20 @@ StatusToken classify_launch(const LaunchResult& launch, bool have_decode) {
     if (status != 0) return StatusToken{output_reports_oom(launch.merged()) ? "SKIP:oom" : "FAIL:bench"};
     if (!have_decode) return StatusToken{"FAIL:no_output"};
     return StatusToken{"ok"};
+}
+
+std::optional<std::string> implausible_measurement(const Measurement& m) {
+    const std::pair<const char*, const std::optional<double>*> rates[] = {{"decode_tok_s", &m.decode_tok_s},
+                                                                          {"prefill_tok_s", &m.prefill_tok_s}};
+    for (const auto& [name, value] : rates)
+        if (*value)
+            if (auto why = implausible_rate(**value)) return std::string(name) + " " + *why;
+    const std::pair<const char*, const std::vector<double>*> samples[] = {{"decode sample", &m.decode_samples},
+                                                                          {"prefill sample", &m.prefill_samples}};
+    for (const auto& [name, values] : samples)
+        for (double v : *values)
+            if (auto why = implausible_rate(v)) return std::string("a ") + name + " " + *why;
+    return std::nullopt;
 }
 
 std::string describe_launch(const LaunchResult& launch) {

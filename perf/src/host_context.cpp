@@ -1,5 +1,7 @@
 #include "perfgate/perf/host_context.hpp"
 
+#include "perfgate/core/host_tag_rule.hpp"
+
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
@@ -96,8 +98,7 @@ Expected<HostContext> read_host_context(const std::filesystem::path& path) {
     h.host_tag = get_text(j, "host_tag");
     if (h.backend.empty() || h.host_tag.empty())
         return make_error(path.string() + ": \"backend\" and \"host_tag\" are required");
-    if (h.host_tag.find_first_of("_/\\") != std::string::npos || h.host_tag.find("..") != std::string::npos)
-        return make_error(path.string() + ": host_tag \"" + h.host_tag + "\" must not contain '_', '/' or '..'");
+    if (auto bad = host_tag_problem(h.host_tag, path.string() + " \"host_tag\"")) return make_error(*bad);
     h.hardware = get_text(j, "hardware");
     h.device = get_text(j, "device");
     h.device_arch = get_text(j, "device_arch");

@@ -293,11 +293,15 @@ Expected<PairOutcome> run_pair(const Suite& suite, const PairRequest& req, std::
         const LaunchResult run = launch(lr);
         auto parsed = parse_output(rt, *model, run);
         const bool have_decode = parsed && parsed->decode_tok_s.has_value();
-        const StatusToken status = classify_launch(run, have_decode);
+        StatusToken status = classify_launch(run, have_decode);
+        const auto implausible = status.ok() ? implausible_measurement(*parsed) : std::nullopt;
+        if (implausible) status = StatusToken{"FAIL:bench"};
         if (!status.ok()) {
             if (parsed && status.text == "FAIL:no_output") apply_measurement(row, *parsed);
             outcome.status = status;
-            outcome.reason = describe_launch(run) + (warm ? " during warmup" : "");
+            outcome.reason = implausible ? fmt::format("runtime {} printed no plausible reading: {}{}", rt.name,
+                                                       *implausible, warm ? " during warmup" : "")
+                                         : describe_launch(run) + (warm ? " during warmup" : "");
             if (status.text == "SKIP:oom") outcome.reason += "; treated as out of memory";
             if (status.text == "FAIL:no_output") outcome.reason += parsed ? "; no decode tok/s in its output" : "; " + parsed.error().message;
             if (status.text == "FAIL:bench" && run.started) outcome.reason += "; output ends: " + printable_tail(run.merged());

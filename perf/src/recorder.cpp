@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "perfgate/core/csv.hpp"
+#include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/perf/suite.hpp"
 
 namespace perfgate::perf {
@@ -14,7 +15,7 @@ Expected<std::filesystem::path> results_file(const std::filesystem::path& dir, c
     static const std::regex backend_re("[a-z]+");
     static const std::regex date_re("[0-9]{4}-[0-9]{2}-[0-9]{2}");
     if (!std::regex_match(backend, backend_re)) return make_error("results file: bad backend \"" + backend + "\"");
-    if (!is_safe_name(host_tag)) return make_error("results file: host tag \"" + host_tag + "\" must match [A-Za-z0-9][A-Za-z0-9.-]* (no '_', '/' or '..')");
+    if (auto bad = host_tag_problem(host_tag, "the results file name")) return make_error("results file: " + *bad);
     if (!std::regex_match(date, date_re)) return make_error("results file: date \"" + date + "\" is not YYYY-MM-DD");
     // A suffix may hold '_' (mlxcel writes "_single_<model>") but never a path separator or "..".
     if (!suffix.empty()) {

@@ -1,5 +1,7 @@
 #include "perfgate/probes/device_memory.hpp"
 
+#include "perfgate/core/host_tag_rule.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -44,6 +46,7 @@ std::uint64_t apply_headroom(std::uint64_t device_bytes, double factor) {
 
 Expected<std::optional<double>> read_memory_headroom(const std::string& thresholds_dir, const std::string& host_tag) {
     if (thresholds_dir.empty()) return std::optional<double>{};
+    if (auto bad = host_tag_problem(host_tag, "the probe")) return make_error(*bad);  // it becomes a path
     const auto path = (boost::filesystem::path(thresholds_dir) / (host_tag + ".json")).string();
     std::ifstream in(path);
     if (!in) return std::optional<double>{};

@@ -1,5 +1,7 @@
 #include "perfgate/probes/host_tag.hpp"
 
+#include "perfgate/core/host_tag_rule.hpp"
+
 #include <cmath>
 #include <regex>
 #include <sstream>
@@ -150,9 +152,6 @@ std::string make_hardware_string(const HostIdentity& id) {
     return underscores(s);
 }
 
-bool is_valid_host_tag(const std::string& tag) {
-    static const std::regex tag_re(R"(^[a-z0-9]+(?:-[a-z0-9]+)*$)");
-    return std::regex_match(tag, tag_re);
-}
+bool is_valid_host_tag(const std::string& tag) { return perfgate::is_valid_host_tag(tag); }
 
 }  // namespace perfgate::probes

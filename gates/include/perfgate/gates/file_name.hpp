@@ -23,6 +23,11 @@ struct BenchmarkFileName {
 // three fields, no YYYY-MM-DD field after the host, or not ending in ".csv").
 std::optional<BenchmarkFileName> parse_benchmark_file_name(std::string_view path);
 
+// An error naming the file when a field of its name is shaped like a date (NNNN-NN-NN) but names
+// no calendar day (2026-02-30): parse_benchmark_file_name would skip such a field, and the file
+// would silently be no baseline or a results file without a date. nullopt otherwise.
+std::optional<std::string> impossible_date_in_name(std::string_view path);
+
 // True for the accelerator backends perfgate knows; a series that is a backend was written by
 // mlxcel's bench_decode.sh (runtime "mlxcel"), any other series names the runtime itself.
 bool is_backend_name(std::string_view series);

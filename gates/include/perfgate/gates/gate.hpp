@@ -26,12 +26,15 @@ struct GateOptions {
     std::size_t history_runs = 10;              // K: the latest runs of a pair that form its noise model
     HistoryRule history_rule;                   // min_runs, baseline_window, power
     bool report_missing = true;                 // list baseline pairs not run now
+    EmptyRun empty_run = EmptyRun::fail;        // a run that compared nothing fails (report.hpp)
     // Rows of this run (the run_id column) are never part of a baseline: a perf pair test gates
     // its row after appending it to the day's file, which may hold an earlier run of the same day.
     std::string exclude_run_id;
 };
 
-// Bad input (unreadable CSV, invalid thresholds, git failure) is an Error: exit code 2.
+// Bad input (unreadable CSV, invalid thresholds, an invalid host tag or date, git failure) is an
+// Error: exit code 2. A bug that throws inside the gate is an Error too ("internal error"), never
+// an abort.
 Expected<GateReport> run_gate(const GateOptions& options);
 
 // Gates rows that are not (yet) in a file, e.g. the rows one perf pair test just measured.

@@ -78,11 +78,30 @@ struct GateReport {
     std::vector<std::string> notes;     // facts about the run (thresholds used, baselines, ref)
     std::vector<std::string> warnings;  // the working tree edits thresholds/ or a baseline, ...
     std::string baseline_ref;
+    // Set when the run compared nothing and that is not allowed (see EmptyRun): why the gate fails.
+    std::string empty_run_failure;
     std::size_t count(Verdict v) const;
 };
 
-// 0 when nothing regressed or failed, 1 otherwise. (2, bad input, is the caller's: run_gate
-// returns an Error instead of a report.)
+// What a run that compared nothing means: every pair new, skipped or missing, or no pair at all
+// (a header-only results file, an empty or wrong benchmarks folder). Without a policy such a run
+// would pass with nothing checked.
+enum class EmptyRun {
+    fail,       // perfgate gate: exit 1 with the reason, unless --allow-empty
+    allow,      // perfgate gate --allow-empty: passes, with a note
+    first_run,  // the runner (per-pair gate, suite summary): passes when some pair is new ("first
+                // run: baseline recorded"); fails when nothing is new either (all skipped/missing)
+};
+
+// True when no pair was judged against a baseline reading: every verdict is new, skipped or
+// missing, or there are no pairs.
+bool compared_nothing(const GateReport& report);
+
+// Applies the policy to a finished report: a note, or `empty_run_failure`.
+void apply_empty_run_policy(GateReport& report, EmptyRun policy);
+
+// 0 when nothing regressed or failed and the run is not an empty run that fails; 1 otherwise.
+// (2, bad input, is the caller's: run_gate returns an Error instead of a report.)
 int exit_code(const GateReport& report);
 
 // Sorts pairs worst first: verdict order, then the largest drop, then model name.

@@ -11,6 +11,9 @@ enum class StatTest { welch_t, mann_whitney_u };
 const char* to_string(StatTest test);
 std::optional<StatTest> stat_test_from_string(std::string_view name);
 
+// Inputs must be finite (the CSV reader and the recorder see to it): a NaN or infinity is a bug
+// upstream and throws std::invalid_argument, as does an empty vector; no Boost exception escapes.
+// Huge finite readings (1e308) are handled without overflow.
 double median(std::vector<double> values);  // of a non-empty vector
 double mean(const std::vector<double>& values);
 

@@ -25,7 +25,7 @@ struct HostIdentity {
 std::string make_host_tag(const HostIdentity& id);
 // mlxcel's full string (spaces become '_'): AMD_Radeon_8060S_Graphics_gfx1151_ROCm7.2.0_96GB.
 std::string make_hardware_string(const HostIdentity& id);
-// True when `tag` obeys the rule above (used by tests and by callers that accept a tag).
+// True when `tag` obeys the rule above; the rule itself lives in perfgate/core/host_tag_rule.hpp.
 bool is_valid_host_tag(const std::string& tag);
 
 }  // namespace perfgate::probes
