@@ -16,6 +16,9 @@ struct StatusToken {
     bool ok() const { return text == "ok"; }
     bool is_skip() const { return text.rfind("SKIP:", 0) == 0; }
     bool is_fail() const { return text.rfind("FAIL:", 0) == 0; }
+    // The contention guard's skip: the machine was busy, so the row says nothing about the pair.
+    static constexpr const char* contended = "SKIP:contended";
+    bool is_contended() const { return text == contended; }
     // "oom_estimate" for "SKIP:oom_estimate"; "duplicate_of" for "SKIP:duplicate_of=x".
     std::string reason() const;
     // The value after '=' ("x" for "SKIP:duplicate_of=x"), empty when there is none.

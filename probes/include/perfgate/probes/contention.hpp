@@ -48,7 +48,8 @@ std::vector<OtherProcess> parse_compute_apps(std::string_view csv);
 // --- sources ---
 std::optional<double> read_load_1min(const Sysroot& root);                 // proc/loadavg
 CpuCounters read_cpu_counters(const Sysroot& root);                        // proc/stat, proc/<pid>/stat
-// Processes holding /dev/kfd (sys/class/kfd/kfd/proc/<pid>), named from proc/<pid>/comm.
+// Processes holding /dev/kfd (sys/class/kfd/kfd/proc/<pid>) that still have a proc/<pid>, named
+// from proc/<pid>/comm.
 std::vector<OtherProcess> read_kfd_processes(const Sysroot& root);
 // Processes with a CUDA context; an error when nvidia-smi is missing, fails or hangs.
 Expected<std::vector<OtherProcess>> query_nvidia_compute_apps(const std::vector<std::string>& search_dirs,
