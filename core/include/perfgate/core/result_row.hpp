@@ -83,7 +83,8 @@ struct ResultRow {
     std::string format;           // quantization / checkpoint format, e.g. Q4_0
     std::optional<std::uint64_t> model_bytes;
     bool synthetic = false;       // forged model with random weights
-    std::string contention;       // other GPU tenants seen during the run; "none" when idle; empty = not recorded
+    std::string contention;       // what else used the machine (docs/runner.md, "Contention"): "idle;load1=..",
+                                  // "contended:before;..", "off:replay"; empty = not recorded
     std::string run_id;           // one id per perfgate run, so repeated runs in one file stay apart
     std::string timestamp;        // ISO 8601 UTC time the row was recorded
     std::string kernel;
