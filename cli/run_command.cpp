@@ -13,6 +13,8 @@
 #include "commands.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/core/project_paths.hpp"
+#include "perfgate/perf/backend_check.hpp"
+#include "perfgate/perf/contention_guard.hpp"
 #include "perfgate/perf/fit.hpp"
 #include "perfgate/perf/host_probe.hpp"
 #include "perfgate/perf/launcher.hpp"
@@ -51,6 +53,8 @@ struct RunOptions {
     bool summary = false;
     std::string summary_dir;
     std::string thresholds_dir = "thresholds";
+    bool require_backend = false;
+    std::string contention;  // on, record, off; empty: PERFGATE_CONTENTION
 };
 
 int fail_input(const std::string& message) {
@@ -191,6 +195,11 @@ int run(const RunOptions& o) {
             host = perf::probe_host_context(*po);
         }
         if (!host) return fail_input(host.error().message);
+        if (o.require_backend && !perf::backend_mismatch_allowed_by_environment())
+            if (auto st = perf::require_suite_backend(*suite, *host); !st) {
+                std::cerr << "perfgate run: " << st.error().message << '\n';
+                return exit_code::regression;  // a failure, not a skip: the setup test must go red
+            }
         host->date = perf::today();
         host->run_id = perf::new_run_id();
         if (auto st = perf::write_host_context(o.write_host, *host); !st) return fail_input(st.error().message);
@@ -229,6 +238,10 @@ int run(const RunOptions& o) {
         if (eq == std::string::npos || eq == 0) return fail_input("--binary wants RUNTIME=PATH, got \"" + b + "\"");
         base.binaries[b.substr(0, eq)] = b.substr(eq + 1);
     }
+    auto contention = o.contention.empty() ? perf::contention_mode_from_environment()
+                                           : perf::parse_contention_mode(o.contention, "--contention");
+    if (!contention) return fail_input(contention.error().message);
+    base.contention = *contention;
     if (o.gate) base.gate = make_pair_gate(o, *suite, base);
 
     std::vector<perf::SuitePair> selected;
@@ -284,6 +297,12 @@ void add_run_command(CLI::App& app) {
     cmd->add_flag("--summary", o->summary,
                   "Gate this run's rows (run id from --host-json) as a whole, print the report and exit");
     cmd->add_option("--summary-dir", o->summary_dir, "With --summary: write perf-gate.md, .junit.xml and .json here");
+    cmd->add_flag("--require-backend", o->require_backend,
+                  "With --write-host: fail (exit 1) when the host lacks the suite's backend, unless "
+                  "PERFGATE_ALLOW_BACKEND_MISMATCH=1");
+    cmd->add_option("--contention", o->contention,
+                    "Contention guard: on (wait, then SKIP:contended), record (only write the contention column) or "
+                    "off; default PERFGATE_CONTENTION, else on. Replays never read the machine");
     cmd->callback([o] { exit_status = run(*o); });
 }
 

@@ -4,7 +4,7 @@
 #                           [LABEL <first label, default perf>] [RESULTS_DIR <dir>] [SUFFIX <s>]
 #                           [SYSROOT <recorded machine root>] [TOOL_PATH <PATH>] [PROBE_RUNTIME <kind>=<binary>]
 #                           [HOST_JSON <recorded host facts>]
-#                           [BINARIES <runtime>=<path> ...] [GATE])
+#                           [BINARIES <runtime>=<path> ...] [GATE] [REQUIRE_BACKEND])
 #
 # Registers
 #   perf.probe.<suite>       setup test (FIXTURES_SETUP): probes the host when ctest starts, not at
@@ -15,12 +15,15 @@
 #   perf.gate.<suite>        with GATE: after all pairs, the run as a whole against its baselines
 #                            (report printed, and perf-gate.md/.junit.xml/.json in <build>/perf-gate/<suite>).
 # A pair whose model does not fit the probed usable memory, or whose backend the host lacks, exits
-# 77 after printing the reason, so CTest lists it as Skipped. See docs/runner.md for why this
+# 77 after printing the reason, so CTest lists it as Skipped. With REQUIRE_BACKEND (the
+# <backend>-perf presets) a host without the suite's backend makes the probe test FAIL instead, so
+# a misconfigured run can never be green; -DPERFGATE_ALLOW_BACKEND_MISMATCH=ON (or the environment
+# variable of that name at test time) turns that back into skips. See docs/runner.md for why this
 # mechanism (and not TEST_INCLUDE_FILES or SKIP_REGULAR_EXPRESSION) was chosen.
 include_guard(GLOBAL)
 
 function(perfgate_add_perf_suite)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "GATE"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "GATE;REQUIRE_BACKEND"
     "SUITE;BACKEND;LABEL;RESULTS_DIR;SUFFIX;SYSROOT;TOOL_PATH;HOST_JSON;PROBE_RUNTIME" "BINARIES")
   if(NOT arg_SUITE OR NOT arg_BACKEND)
     message(FATAL_ERROR "perfgate_add_perf_suite: SUITE and BACKEND are required")
@@ -68,6 +71,23 @@ function(perfgate_add_perf_suite)
   set(_w_warmup 1)
   set(_w_reps 3)
   set(_w_cool 0)
+  set(_w_wait 120)   # workload.contention.max_wait_s (perf/include/perfgate/perf/suite.hpp)
+  set(_w_window 1)   # workload.contention.window_s
+  foreach(_key max_wait_s window_s)
+    string(JSON _v ERROR_VARIABLE _err GET "${_json}" workload contention ${_key})
+    if(NOT _err)
+      if(_v MATCHES "^([0-9]+)\\.[0-9]*[1-9]")
+        math(EXPR _v "${CMAKE_MATCH_1} + 1")
+      elseif(_v MATCHES "^([0-9]+)\\.")
+        set(_v ${CMAKE_MATCH_1})
+      endif()
+      if(_key STREQUAL "max_wait_s")
+        set(_w_wait ${_v})
+      else()
+        set(_w_window ${_v})
+      endif()
+    endif()
+  endforeach()
   foreach(_key timeout_s warmup repetitions big_cooldown_s cooldown_s)
     string(JSON _v ERROR_VARIABLE _err GET "${_json}" workload ${_key})
     if(NOT _err)
@@ -169,6 +189,9 @@ function(perfgate_add_perf_suite)
   if(arg_PROBE_RUNTIME)
     list(APPEND _probe_args --probe-runtime "${arg_PROBE_RUNTIME}")
   endif()
+  if(arg_REQUIRE_BACKEND AND NOT PERFGATE_ALLOW_BACKEND_MISMATCH)
+    list(APPEND _probe_args --require-backend)
+  endif()
   add_test(NAME perf.probe.${_name} COMMAND ${_perfgate} ${_probe_args}
            WORKING_DIRECTORY "${_workdir}")
   set_tests_properties(perf.probe.${_name} PROPERTIES
@@ -207,13 +230,14 @@ function(perfgate_add_perf_suite)
     if(TEST ${_test})
       message(FATAL_ERROR "${_suite}: test ${_test} is already defined by another suite")
     endif()
-    # Time limit: every launch at its per-run limit, plus cooldown, plus forging when it forges.
+    # Time limit: every launch at its per-run limit, plus cooldown, plus the contention guard's
+    # wait budget and one look per launch, plus forging when it forges.
     if(_kind_${_rt} STREQUAL "llama-bench" OR _kind_${_rt} STREQUAL "catch2")
       math(EXPR _launch_units "${_w_reps} + 1")
     else()
       math(EXPR _launch_units "${_w_warmup} + ${_w_reps}")
     endif()
-    math(EXPR _timeout "${_w_timeout} * ${_launch_units} + ${_w_cool} + 60")
+    math(EXPR _timeout "${_w_timeout} * ${_launch_units} + ${_w_cool} + ${_w_wait} + ${_w_window} * ${_launch_units} + 60")
     if(_forged_${_m})
       math(EXPR _timeout "${_timeout} + 900")
     endif()
@@ -256,9 +280,9 @@ function(perfgate_add_backend_suites backend suites_dir)
     file(READ "${_suite}" _json)
     string(JSON _replay ERROR_VARIABLE _err GET "${_json}" replay)
     if(NOT _err AND _replay)
-      perfgate_add_perf_suite(SUITE "${_suite}" BACKEND "${backend}")
+      perfgate_add_perf_suite(SUITE "${_suite}" BACKEND "${backend}" REQUIRE_BACKEND)
     else()
-      perfgate_add_perf_suite(SUITE "${_suite}" BACKEND "${backend}" GATE)
+      perfgate_add_perf_suite(SUITE "${_suite}" BACKEND "${backend}" GATE REQUIRE_BACKEND)
     endif()
   endforeach()
 endfunction()

@@ -60,6 +60,9 @@ Status BenchmarkHistory::load(HistoryFile& file, const ModelCatalog& catalog) {
     if (!parsed) return parsed.error();
     if (!file.exclude_run_id.empty())
         std::erase_if(parsed->rows, [&](const ResultRow& r) { return r.run_id == file.exclude_run_id; });
+    // A contended row was measured (or not) while other work loaded the machine: never a baseline,
+    // so an earlier clean reading of the pair is found instead of this one.
+    std::erase_if(parsed->rows, [](const ResultRow& r) { return r.status.is_contended(); });
     file.parsed = std::make_unique<ResultFile>(std::move(*parsed));
     file.text.reset();  // the rows hold what is needed now
     file.groups = group_rows(file.parsed->rows, RowContext{file.name, {}}, catalog);

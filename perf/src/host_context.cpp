@@ -62,6 +62,7 @@ Status write_host_context(const std::filesystem::path& path, const HostContext& 
     put(j, "uma", h.uma);
     put(j, "host_memory_bytes", h.host_memory_bytes);
     j["cpu_model"] = h.cpu_model;
+    put(j, "cpu_cores", h.cpu_cores);
     j["rocm_version"] = h.rocm_version;
     j["hip_version"] = h.hip_version;
     j["cuda_version"] = h.cuda_version;
@@ -109,6 +110,9 @@ Expected<HostContext> read_host_context(const std::filesystem::path& path) {
     if (auto it = j.find("uma"); it != j.end() && it->is_boolean()) h.uma = it->get<bool>();
     h.host_memory_bytes = get_bytes(j, "host_memory_bytes");
     h.cpu_model = get_text(j, "cpu_model");
+    if (auto it = j.find("cpu_cores"); it != j.end() && it->is_number_unsigned() && it->get<std::uint64_t>() >= 1 &&
+                                        it->get<std::uint64_t>() <= 65536)
+        h.cpu_cores = static_cast<int>(it->get<std::uint64_t>());
     h.rocm_version = get_text(j, "rocm_version");
     h.hip_version = get_text(j, "hip_version");
     h.cuda_version = get_text(j, "cuda_version");

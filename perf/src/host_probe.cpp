@@ -1,6 +1,10 @@
 #include "perfgate/perf/host_probe.hpp"
 
+#include <algorithm>
+
+#include "perfgate/probes/cpu_cores.hpp"
 #include "perfgate/probes/probe.hpp"
+#include "perfgate/probes/sysroot.hpp"
 
 namespace perfgate::perf {
 
@@ -28,6 +32,10 @@ Expected<HostContext> probe_host_context(const HostProbeOptions& options) {
     h.uma = f.uma;
     h.host_memory_bytes = f.host_memory_bytes;
     h.cpu_model = f.cpu_model.value_or("");
+    if (auto cpuinfo = probes::Sysroot(po.sysroot).read("proc/cpuinfo")) h.cpu_cores = probes::parse_physical_cores(*cpuinfo);
+    // Live only: a taskset or container may allow fewer CPUs than the machine has.
+    if (po.sysroot == "/")
+        if (auto allowed = probes::affinity_cpu_count()) h.cpu_cores = std::min(h.cpu_cores.value_or(*allowed), *allowed);
     h.rocm_version = f.rocm_version.value_or("");
     h.hip_version = f.hip_version.value_or("");
     h.cuda_version = f.cuda_version.value_or("");

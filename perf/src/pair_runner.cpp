@@ -13,6 +13,8 @@
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/adapters.hpp"
 #include "perfgate/perf/classify.hpp"
+#include "perfgate/perf/contention_guard.hpp"
+#include "perfgate/perf/cpu_threads.hpp"
 #include "perfgate/perf/fit.hpp"
 #include "perfgate/perf/launcher.hpp"
 #include "perfgate/perf/model_source.hpp"
@@ -207,6 +209,18 @@ Expected<PairOutcome> run_pair(const Suite& suite, const PairRequest& req, std::
     SuiteRuntime rt = *rt_decl;
     if (auto it = req.binaries.find(rt.name); it != req.binaries.end()) rt.binary = it->second;
     const std::string label = fmt::format("[perf] {} on {}", model->name, rt.name);
+    // A cpu suite's llama-bench gets a thread count for this host's size unless the suite set one;
+    // as a flag, so the CSV's flags and command columns say what ran.
+    if (const auto threads = default_thread_flags(suite, rt, req.host); !threads.empty()) {
+        rt.flags.insert(rt.flags.end(), threads.begin(), threads.end());
+        log << fmt::format("{}: {} {} (the default for a host with {} usable core{}; the suite sets no -t)\n", label,
+                           threads[0], threads[1], *req.host.cpu_cores, *req.host.cpu_cores == 1 ? "" : "s");
+    }
+    // Replays print recorded output: the live machine's load says nothing about them.
+    const bool replayed = suite.replay || rt.replay || !req.host.replay.empty();
+    ContentionGuard guard = replayed ? ContentionGuard::disabled("off:replay")
+                                     : ContentionGuard(req.contention, suite.workload.contention, suite.backend,
+                                                       req.contention_seams);
     if (!req.host.replay.empty()) log << label << ": host facts REPLAYED from " << req.host.replay << '\n';
     if (rt.replay || suite.replay) log << label << ": runtime is a REPLAY stub printing recorded output\n";
 
@@ -237,6 +251,7 @@ Expected<PairOutcome> run_pair(const Suite& suite, const PairRequest& req, std::
     auto finish = [&](PairOutcome o) -> Expected<PairOutcome> {
         o.exit_code = exit_code_for(o.status);
         row.status = o.status;
+        row.contention = guard.column();
         row.timestamp = utc_timestamp();
         row.model_path = project_relative(row.model_path, req.project_root);
         row.command = project_relative_command(row.command, req.project_root);
@@ -290,7 +305,15 @@ Expected<PairOutcome> run_pair(const Suite& suite, const PairRequest& req, std::
             lr.on_stderr_line = [&](std::string_view line) {
                 if (line.rfind("llama-bench:", 0) == 0) log << label << ": " << line << '\n' << std::flush;
             };
+        // 4a. Nothing else may load the machine: wait (bounded) before the launch, account after it.
+        if (!guard.wait_until_quiet(log, label)) {
+            outcome.status = StatusToken{StatusToken::contended};
+            outcome.reason = one_line(guard.reason());
+            return finish(outcome);
+        }
+        guard.launch_starting();
         const LaunchResult run = launch(lr);
+        const bool undisturbed = guard.launch_finished(log, label);
         auto parsed = parse_output(rt, *model, run);
         const bool have_decode = parsed && parsed->decode_tok_s.has_value();
         StatusToken status = classify_launch(run, have_decode);
@@ -306,6 +329,15 @@ Expected<PairOutcome> run_pair(const Suite& suite, const PairRequest& req, std::
             if (status.text == "FAIL:no_output") outcome.reason += parsed ? "; no decode tok/s in its output" : "; " + parsed.error().message;
             if (status.text == "FAIL:bench" && run.started) outcome.reason += "; output ends: " + printable_tail(run.merged());
             outcome.reason = one_line(outcome.reason);
+            return finish(outcome);
+        }
+        // A reading taken while others loaded the machine is no evidence either way: the pair is
+        // skipped and the row carries no numbers, so it can never become or fail a baseline.
+        if (!undisturbed) {
+            log << fmt::format("{}: decode {:.2f} tok/s measured while the machine was busy; discarded\n", label,
+                               *parsed->decode_tok_s);
+            outcome.status = StatusToken{StatusToken::contended};
+            outcome.reason = one_line(guard.reason());
             return finish(outcome);
         }
         last = *parsed;

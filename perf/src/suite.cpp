@@ -1,6 +1,7 @@
 #include "perfgate/perf/suite.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -58,6 +59,16 @@ public:
             return std::nullopt;
         }
         return v;
+    }
+    // A number within [min, max]; the message states the range.
+    std::optional<double> number_in(const json& obj, const std::string& pointer, const char* key, double min, double max) {
+        auto it = obj.find(key);
+        if (it == obj.end()) return std::nullopt;
+        if (!it->is_number() || it->get<double>() < min || it->get<double>() > max) {
+            fail(pointer + "/" + key, fmt::format("\"{}\" must be a number from {} to {}", key, min, max));
+            return std::nullopt;
+        }
+        return it->get<double>();
     }
     std::optional<std::int64_t> integer(const json& obj, const std::string& pointer, const char* key, std::int64_t min) {
         auto it = obj.find(key);
@@ -120,11 +131,25 @@ std::filesystem::path resolve(const std::filesystem::path& base, const std::stri
     return path.is_absolute() ? path : (base / path).lexically_normal();
 }
 
+void read_contention(Reader& r, const json& obj, ContentionLimits& c) {
+    const std::string ptr = "/workload/contention";
+    if (!obj.is_object()) return r.fail(ptr, "\"contention\" must be an object");
+    r.only_keys(obj, ptr, {"max_load_per_cpu", "max_other_cpu", "max_gpu_processes", "max_wait_s", "poll_s", "window_s"});
+    // The upper bounds only catch typos (a load of 1000 per CPU, a wait of days): a CTest timeout
+    // has to cover max_wait_s, and a look longer than a minute is no longer "now".
+    if (auto v = r.number_in(obj, ptr, "max_load_per_cpu", 0.01, 1000)) c.max_load_per_cpu = *v;
+    if (auto v = r.number_in(obj, ptr, "max_other_cpu", 0, 1)) c.max_other_cpu = *v;
+    if (auto v = r.integer(obj, ptr, "max_gpu_processes", 0)) c.max_gpu_processes = *v;
+    if (auto v = r.number_in(obj, ptr, "max_wait_s", 0, 3600)) c.max_wait_s = *v;
+    if (auto v = r.number_in(obj, ptr, "poll_s", 0.05, 600)) c.poll_s = *v;
+    if (auto v = r.number_in(obj, ptr, "window_s", 0.05, 60)) c.window_s = *v;
+}
+
 void read_workload(Reader& r, const json& obj, Workload& w) {
     const std::string ptr = "/workload";
     if (!obj.is_object()) return r.fail(ptr, "\"workload\" must be an object");
     r.only_keys(obj, ptr, {"prompt_tokens", "generated_tokens", "batch", "warmup", "repetitions", "cooldown_s",
-                           "big_cooldown_s", "big_model_gib", "timeout_s", "max_reruns"});
+                           "big_cooldown_s", "big_model_gib", "timeout_s", "max_reruns", "contention"});
     if (auto v = r.integer(obj, ptr, "prompt_tokens", 1)) w.prompt_tokens = *v;
     if (auto v = r.integer(obj, ptr, "generated_tokens", 1)) w.generated_tokens = *v;
     if (auto v = r.integer(obj, ptr, "batch", 1)) w.batch = *v;
@@ -135,6 +160,7 @@ void read_workload(Reader& r, const json& obj, Workload& w) {
     if (auto v = r.number(obj, ptr, "big_model_gib", 0)) w.big_model_bytes = static_cast<std::uint64_t>(*v * 1073741824.0);
     if (auto v = r.number(obj, ptr, "timeout_s", 0.001)) w.timeout_s = *v;
     if (auto v = r.integer(obj, ptr, "max_reruns", 0)) w.max_reruns = *v;
+    if (auto it = obj.find("contention"); it != obj.end()) read_contention(r, *it, w.contention);
 }
 
 void read_model(Reader& r, const json& obj, const std::string& ptr, const std::filesystem::path& base, SuiteModel& m) {

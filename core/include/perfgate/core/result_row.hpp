@@ -16,6 +16,9 @@ struct StatusToken {
     bool ok() const { return text == "ok"; }
     bool is_skip() const { return text.rfind("SKIP:", 0) == 0; }
     bool is_fail() const { return text.rfind("FAIL:", 0) == 0; }
+    // The contention guard's skip: the machine was busy, so the row says nothing about the pair.
+    static constexpr const char* contended = "SKIP:contended";
+    bool is_contended() const { return text == contended; }
     // "oom_estimate" for "SKIP:oom_estimate"; "duplicate_of" for "SKIP:duplicate_of=x".
     std::string reason() const;
     // The value after '=' ("x" for "SKIP:duplicate_of=x"), empty when there is none.
@@ -80,7 +83,8 @@ struct ResultRow {
     std::string format;           // quantization / checkpoint format, e.g. Q4_0
     std::optional<std::uint64_t> model_bytes;
     bool synthetic = false;       // forged model with random weights
-    std::string contention;       // other GPU tenants seen during the run; "none" when idle; empty = not recorded
+    std::string contention;       // what else used the machine (docs/runner.md, "Contention"): "idle;load1=..",
+                                  // "contended:before;..", "off:replay"; empty = not recorded
     std::string run_id;           // one id per perfgate run, so repeated runs in one file stay apart
     std::string timestamp;        // ISO 8601 UTC time the row was recorded
     std::string kernel;

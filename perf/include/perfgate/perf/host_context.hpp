@@ -24,6 +24,7 @@ struct HostContext {
     std::optional<bool> uma;
     std::optional<std::uint64_t> host_memory_bytes;
     std::string cpu_model;
+    std::optional<int> cpu_cores;      // physical cores this process may use (the default -t of a cpu suite)
     std::string rocm_version, hip_version, cuda_version, driver_version, os, kernel;
     std::string date;                  // YYYY-MM-DD, taken once per run
     std::string run_id;

@@ -10,6 +10,7 @@
 
 #include "perfgate/core/expected.hpp"
 #include "perfgate/core/result_row.hpp"
+#include "perfgate/perf/contention_guard.hpp"
 #include "perfgate/perf/host_context.hpp"
 #include "perfgate/perf/suite.hpp"
 
@@ -33,6 +34,10 @@ struct PairRequest {
     // no folder of the machine that measured. Empty: recorded as given.
     std::filesystem::path project_root;
     PairGate gate;
+    // The contention guard: off unless the caller turns it on (perfgate run does, from
+    // PERFGATE_CONTENTION / --contention); replays never read the machine, whatever is set here.
+    ContentionMode contention = ContentionMode::off;
+    ContentionSeams contention_seams;
 };
 
 struct PairOutcome {

@@ -47,6 +47,16 @@ struct SuiteRuntime {
     int line = 0;
 };
 
+// The contention guard's limits (suite key workload.contention; docs/runner.md, "Contention").
+struct ContentionLimits {
+    double max_load_per_cpu = 1.5;   // 1-minute load average per CPU, checked before a launch
+    double max_other_cpu = 0.25;     // share of all CPUs that other processes used in a window
+    std::int64_t max_gpu_processes = 0;  // other processes holding the GPU
+    double max_wait_s = 120;         // one budget per pair for waiting until the machine is quiet
+    double poll_s = 5;               // pause between two looks while it is busy
+    double window_s = 1;             // length of one look at the CPU counters
+};
+
 struct Workload {
     std::int64_t prompt_tokens = 512;
     std::int64_t generated_tokens = 128;
@@ -58,6 +68,7 @@ struct Workload {
     std::uint64_t big_model_bytes = 10ull << 30;  // big-cooldown threshold (mlxcel: 10 GiB)
     double timeout_s = 300;                       // per run (one process)
     std::int64_t max_reruns = 2;                  // adaptive repetitions: reruns of an inconclusive pair (gates/adaptive.hpp)
+    ContentionLimits contention;
 };
 
 struct SuitePair {

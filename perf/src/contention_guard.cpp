@@ -1,0 +1,240 @@
+#include "perfgate/perf/contention_guard.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <thread>
+#include <unistd.h>
+
+#include "perfgate/probes/tool_runner.hpp"
+
+namespace perfgate::perf {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_of(const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; }
+
+// This process and the children it has waited for. The runtime is such a child once its launch
+// ended, so subtracting this from the machine's busy time over a launch leaves what others used.
+double own_cpu_seconds() {
+    double s = 0;
+    for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+        rusage u{};
+        if (::getrusage(who, &u) == 0) s += seconds_of(u.ru_utime) + seconds_of(u.ru_stime);
+    }
+    return s;
+}
+
+void pause_for(double seconds) {
+    if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+// Process names go into a CSV cell and a ';'-separated summary: the last path part, and nothing
+// but letters, digits, '.', '_' and '-'.
+std::string cell_name(const std::string& name) {
+    std::string base = name.substr(name.find_last_of('/') == std::string::npos ? 0 : name.find_last_of('/') + 1);
+    if (base.empty()) base = "?";
+    if (base.size() > 32) base.resize(32);
+    for (char& c : base)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '_';
+    return base;
+}
+
+std::string process_list(const std::vector<probes::OtherProcess>& list, std::size_t max) {
+    std::string s;
+    for (std::size_t i = 0; i < list.size() && i < max; ++i)
+        s += (s.empty() ? "" : "+") + cell_name(list[i].name) + ":" + std::to_string(list[i].pid);
+    if (list.size() > max) s += "+" + std::to_string(list.size() - max) + "more";
+    return s;
+}
+
+std::string readable_list(const std::vector<probes::OtherProcess>& list) {
+    std::string s;
+    for (std::size_t i = 0; i < list.size() && i < 5; ++i)
+        s += (s.empty() ? "" : ", ") + (list[i].name.empty() ? std::string("?") : list[i].name) + " pid " +
+             std::to_string(list[i].pid);
+    return s;
+}
+
+}  // namespace
+
+Expected<ContentionMode> parse_contention_mode(const std::string& text, const std::string& origin) {
+    if (text == "on" || text == "enforce") return ContentionMode::enforce;
+    if (text == "record") return ContentionMode::record;
+    if (text == "off") return ContentionMode::off;
+    return make_error(origin + ": contention mode \"" + text + "\" is not one of on, record, off");
+}
+
+Expected<ContentionMode> contention_mode_from_environment() {
+    const char* v = std::getenv("PERFGATE_CONTENTION");
+    if (!v || !*v) return ContentionMode::enforce;
+    return parse_contention_mode(v, "PERFGATE_CONTENTION");
+}
+
+ContentionGuard::ContentionGuard(ContentionMode mode, const ContentionLimits& limits, std::string backend,
+                                 ContentionSeams seams)
+    : mode_(mode), limits_(limits), backend_(std::move(backend)), seams_(std::move(seams)) {
+    if (!seams_.own_cpu_s) seams_.own_cpu_s = own_cpu_seconds;
+}
+
+ContentionGuard ContentionGuard::disabled(std::string why) {
+    ContentionGuard g(ContentionMode::off, {}, "", {});
+    g.off_why_ = std::move(why);
+    return g;
+}
+
+ContentionGuard::Counters ContentionGuard::counters() const {
+    Counters c;
+    c.cpu = probes::read_cpu_counters(probes::Sysroot(seams_.sysroot));
+    c.own_s = seams_.own_cpu_s();
+    c.at = Clock::now();
+    return c;
+}
+
+void ContentionGuard::read_gpu(ContentionReading& r) const {
+    const auto self = static_cast<std::int64_t>(::getpid());
+    std::vector<probes::OtherProcess> holders;
+    if (backend_ == "rocm") {
+        holders = probes::read_kfd_processes(probes::Sysroot(seams_.sysroot));
+    } else if (backend_ == "cuda") {
+        const char* path = std::getenv("PATH");
+        const auto dirs = probes::split_search_path(seams_.search_path.value_or(path ? path : ""));
+        auto apps = probes::query_nvidia_compute_apps(dirs, seams_.tool_timeout);
+        if (!apps) {
+            r.gpu_checked = true;
+            r.gpu_error = apps.error().message;
+            return;
+        }
+        holders = std::move(*apps);
+    } else {
+        return;  // cpu, metal, vulkan: no per-process GPU list to read
+    }
+    r.gpu_checked = true;
+    for (auto& p : holders)
+        if (p.pid != self) r.gpu.push_back(std::move(p));
+}
+
+ContentionReading ContentionGuard::reading_between(const Counters& a, const Counters& b) const {
+    ContentionReading r;
+    const probes::Sysroot root(seams_.sysroot);
+    r.load1 = probes::read_load_1min(root);
+    r.cpus = b.cpu.cpus;
+    const double window = std::chrono::duration<double>(b.at - a.at).count();
+    // The machine's busy time minus ours (perfgate and the runtime it waited for) is what the
+    // others used. Unlike summing /proc/<pid>/stat, this also counts processes that started and
+    // ended inside the window (the compiler jobs of a build), and it needs no list of our pids.
+    if (r.cpus > 0 && window > 0 && b.cpu.busy_s > 0) {
+        const double others = (b.cpu.busy_s - a.cpu.busy_s) - (b.own_s - a.own_s);
+        r.other_cpu = std::clamp(others / (window * r.cpus), 0.0, 1.0);
+    }
+    // Names only (the share above decides): who used a tenth of a CPU or more.
+    r.busy = probes::busy_processes(a.cpu, b.cpu, window, 0.1, {static_cast<std::int64_t>(::getpid())});
+    read_gpu(r);
+    return r;
+}
+
+std::string ContentionGuard::over_limits(const ContentionReading& r, bool with_load) const {
+    std::vector<std::string> why;
+    if (with_load && r.load1 && r.cpus > 0 && *r.load1 / r.cpus > limits_.max_load_per_cpu)
+        why.push_back(fmt::format("1-minute load {:.2f} on {} CPUs ({:.2f} per CPU, limit {:.2f})", *r.load1, r.cpus,
+                                  *r.load1 / r.cpus, limits_.max_load_per_cpu));
+    if (r.other_cpu && *r.other_cpu > limits_.max_other_cpu)
+        why.push_back(fmt::format("other processes used {:.0f}% of the CPUs (limit {:.0f}%){}", *r.other_cpu * 100,
+                                  limits_.max_other_cpu * 100, r.busy.empty() ? "" : ": " + readable_list(r.busy)));
+    if (static_cast<std::int64_t>(r.gpu.size()) > limits_.max_gpu_processes)
+        why.push_back(fmt::format("{} other process{} on the GPU ({}; limit {})", r.gpu.size(), r.gpu.size() == 1 ? "" : "es",
+                                  readable_list(r.gpu), limits_.max_gpu_processes));
+    std::string s;
+    for (const auto& w : why) s += (s.empty() ? "" : "; ") + w;
+    return s;
+}
+
+void ContentionGuard::note(const ContentionReading& r, const std::string& state) {
+    // The column keeps the first disturbance it saw; quiet readings only replace quiet ones.
+    if (state_ == "unsampled" || state_ == "idle") {
+        shown_ = r;
+        state_ = state;
+    }
+}
+
+bool ContentionGuard::wait_until_quiet(std::ostream& log, const std::string& label) {
+    if (mode_ == ContentionMode::off) return true;
+    // Everything spent here counts against the budget, the looks as well as the pauses, so the
+    // guard adds at most max_wait_s plus one look per launch to a pair (its CTest timeout allows that).
+    auto since = Clock::now();
+    auto charge = [&] {
+        const auto now = Clock::now();
+        waited_ += now - since;
+        since = now;
+    };
+    while (true) {
+        const Counters a = counters();
+        pause_for(limits_.window_s);
+        const ContentionReading r = reading_between(a, counters());
+        const std::string over = over_limits(r, true);
+        charge();
+        if (over.empty()) {
+            note(r, "idle");
+            return true;
+        }
+        if (mode_ == ContentionMode::record) {
+            log << label << ": machine busy before the launch (" << over << "); recorded, not waited for (contention mode record)\n";
+            note(r, "busy:before");
+            return true;
+        }
+        const double left = limits_.max_wait_s - waited_.count();
+        if (left <= 0) {
+            reason_ = fmt::format("machine busy before the launch after waiting {:.0f} s (max_wait_s {:.0f}): {}",
+                                  waited_.count(), limits_.max_wait_s, over);
+            note(r, "contended:before");
+            return false;
+        }
+        const double pause = std::min(limits_.poll_s, left);
+        log << fmt::format("{}: machine busy ({}); waiting {:.1f} s ({:.0f} of at most {:.0f} s waited)\n", label, over,
+                           pause, waited_.count(), limits_.max_wait_s)
+            << std::flush;
+        pause_for(pause);
+        paused_ = true;
+        charge();
+    }
+}
+
+void ContentionGuard::launch_starting() {
+    if (mode_ != ContentionMode::off) launch_start_ = counters();
+}
+
+bool ContentionGuard::launch_finished(std::ostream& log, const std::string& label) {
+    if (mode_ == ContentionMode::off) return true;
+    const ContentionReading r = reading_between(launch_start_, counters());
+    const std::string over = over_limits(r, false);
+    if (over.empty()) {
+        note(r, "idle");
+        return true;
+    }
+    if (mode_ == ContentionMode::record) {
+        log << label << ": machine busy during the launch (" << over << "); recorded (contention mode record)\n";
+        note(r, "busy:during");
+        return true;
+    }
+    reason_ = "machine busy during the launch: " + over;
+    note(r, "contended:during");
+    return false;
+}
+
+std::string ContentionGuard::column() const {
+    if (mode_ == ContentionMode::off) return off_why_;
+    if (!shown_) return state_;
+    const ContentionReading& r = *shown_;
+    std::string s = state_;
+    if (paused_) s += fmt::format(";waited={:.0f}s", waited_.count());
+    s += r.load1 ? fmt::format(";load1={:.2f}/{}cpu", *r.load1, r.cpus) : std::string(";load1=unknown");
+    if (r.other_cpu) s += fmt::format(";other_cpu={:.0f}%", *r.other_cpu * 100);
+    if (!r.busy.empty()) s += ";busy=" + process_list(r.busy, 3);
+    if (!r.gpu_error.empty()) s += ";gpu_procs=unknown";
+    else if (r.gpu_checked) s += ";gpu_procs=" + std::to_string(r.gpu.size()) + (r.gpu.empty() ? "" : "(" + process_list(r.gpu, 3) + ")");
+    return s;
+}
+
+}  // namespace perfgate::perf
