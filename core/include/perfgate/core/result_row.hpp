@@ -82,6 +82,7 @@ struct ResultRow {
     bool synthetic = false;       // forged model with random weights
     std::string contention;       // other GPU tenants seen during the run; "none" when idle; empty = not recorded
     std::string run_id;           // one id per perfgate run, so repeated runs in one file stay apart
+    std::string arm;              // perfgate ab: "base" or "head"; empty for a normal run
     std::string timestamp;        // ISO 8601 UTC time the row was recorded
     std::string kernel;
     std::string cpu_model;

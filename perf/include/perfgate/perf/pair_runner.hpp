@@ -1,8 +1,8 @@
 #pragma once
 // One model/runtime pair from start to end: fit check, (forge), warmup, repetitions, parse,
-// classify, record, gate. This is what one CTest perf test runs.
+// classify, record. Gating the recorded row and rerunning are the runner library's loop
+// (runner/src/pair_loop.cpp), so a run never calls itself back.
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -15,11 +15,6 @@
 
 namespace perfgate::perf {
 
-// The seam for the gate library: called after the pair's row was recorded, with the row and the
-// file it went to. Returns the pair's exit code contribution (0 pass, 1 regression, 77 no
-// baseline worth failing on...). Unset: no gating.
-using PairGate = std::function<int(const ResultRow& row, const std::filesystem::path& csv, std::ostream& log)>;
-
 struct PairRequest {
     std::string runtime;
     std::string model;
@@ -29,7 +24,8 @@ struct PairRequest {
     std::map<std::string, std::string> binaries;  // runtime name -> binary (overrides the manifest)
     std::filesystem::path forge_dir;            // where forged checkpoints are cached
     std::filesystem::path vocab_dir;            // llama.cpp's models/ folder, for the forge
-    PairGate gate;
+    std::optional<std::int64_t> repetitions;    // overrides the suite's workload (perfgate ab --repetitions)
+    std::string arm;                            // perfgate ab: "base" or "head", written to the row
 };
 
 struct PairOutcome {
@@ -37,7 +33,7 @@ struct PairOutcome {
     std::string reason;                         // printed with the status
     std::optional<ResultRow> row;               // absent for a backend skip (nothing to record)
     std::filesystem::path csv;                  // where the row went
-    int exit_code = 0;                          // 0 ok, 1 FAIL/regression, 77 SKIP
+    int exit_code = 0;                          // 0 ok, 1 FAIL, 77 SKIP
 };
 
 // The argument vector for one launch of `runtime` on `model_path` (placeholders filled).
