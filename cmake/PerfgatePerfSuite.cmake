@@ -18,6 +18,8 @@
 # 77 after printing the reason, so CTest lists it as Skipped. See docs/runner.md for why this
 # mechanism (and not TEST_INCLUDE_FILES or SKIP_REGULAR_EXPRESSION) was chosen.
 include_guard(GLOBAL)
+# The A/B form (perfgate_add_ab_suite) lives beside it and comes with it.
+include("${CMAKE_CURRENT_LIST_DIR}/PerfgateAbSuite.cmake")
 
 function(perfgate_add_perf_suite)
   cmake_parse_arguments(PARSE_ARGV 0 arg "GATE"
