@@ -21,7 +21,6 @@ namespace {
 
 struct AbOptions {
     std::string suite, base_binary, head_binary, thresholds_dir = "thresholds", format = "text", output;
-    std::vector<std::string> pins;
     runner::HostSource host;
     runner::AbRequest request;
     bool no_record = false;
@@ -44,7 +43,9 @@ int run_ab_command(AbOptions& o) {
     r.base_binary = base->second;
     r.head_binary = head->second;
     if (o.no_record) r.results_dir.clear();
-    auto suite = runner::load_suite_with_pins(o.suite, o.pins);
+    // No --runtime-pin here: a pin describes one build, and the two arms are two builds (each row
+    // carries the commit its binary printed).
+    auto suite = runner::load_suite_with_pins(o.suite, {});
     if (!suite) return usage(suite.error());
     auto host = runner::resolve_host(o.host);
     if (!host) return usage(host.error());
@@ -96,7 +97,6 @@ void add_ab_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--suffix", r.suffix, "CSV file-name suffix (<backend>_<host>_<date>_<suffix>.csv)")->capture_default_str();
     cmd->add_flag("--no-record", o->no_record, "Write no CSV rows");
-    cmd->add_option("--runtime-pin", o->pins, "RUNTIME=FILE: provenance JSON of a runtime build (repeatable)");
     cmd->add_option("--host-json", o->host.host_json, "Host facts written by perfgate run --write-host (instead of probing now)");
     cmd->add_option("--forge-dir", r.forge_dir, "Cache folder of forged models")->capture_default_str();
     cmd->add_option("--vocab-dir", r.vocab_dir, "llama.cpp's models/ folder (tokenizers for the forge)");

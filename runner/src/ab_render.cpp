@@ -14,7 +14,12 @@ const gates::PairedCheck* check_of(const AbModelResult& m, const std::string& me
     return nullptr;
 }
 
-std::string percent(double fraction) { return fmt::format("{:+.1f}%", fraction * 100.0); }
+// Bounds of a wide interval can be astronomically large after exp(); beyond +-1000% the digits
+// say nothing more, so the display is capped (JSON keeps the numbers).
+std::string percent(double fraction) {
+    if (fraction > 10.0) return ">+1000%";
+    return fmt::format("{:+.1f}%", fraction * 100.0);
+}
 
 // "-3.2% [-6.0%, -0.4%] p=0.031": the change, its interval and the one-sided p of "head slower".
 std::string cell(const gates::PairedCheck* c) {

@@ -17,7 +17,12 @@ std::optional<double> metric_of(const ResultRow& row, const std::string& metric)
     return metric == "decode_tok_s" ? row.decode_tok_s : row.prefill_tok_s;
 }
 
-std::string percent(double fraction) { return fmt::format("{:+.1f}%", fraction * 100.0); }
+// Bounds of a wide interval can be astronomically large after exp(); beyond +-1000% the digits
+// say nothing more, so the display is capped (JSON keeps the numbers).
+std::string percent(double fraction) {
+    if (fraction > 10.0) return ">+1000%";
+    return fmt::format("{:+.1f}%", fraction * 100.0);
+}
 
 std::string progress_of(const gates::PairedCheck& c) {
     if (!c.change) return c.metric + " -";
