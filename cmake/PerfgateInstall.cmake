@@ -11,6 +11,7 @@
 #   lib/cmake/perfgate/perfgate-config-version.cmake
 #   lib/cmake/perfgate/perfgate-targets*.cmake       the exported executable
 #   lib/cmake/perfgate/PerfgatePerfSuite.cmake       perfgate_add_perf_suite()
+#   lib/cmake/perfgate/PerfgateAbSuite.cmake         perfgate_add_ab_suite() (included by the above)
 #   share/perfgate/thresholds/default.json           the default regression thresholds
 #
 # As a subproject (FetchContent or add_subdirectory) nothing here is needed to call the function:
@@ -51,6 +52,7 @@ if(PERFGATE_INSTALL)
       "${CMAKE_CURRENT_BINARY_DIR}/package/perfgate-config.cmake"
       "${CMAKE_CURRENT_BINARY_DIR}/package/perfgate-config-version.cmake"
       "${CMAKE_CURRENT_LIST_DIR}/PerfgatePerfSuite.cmake"
+      "${CMAKE_CURRENT_LIST_DIR}/PerfgateAbSuite.cmake"
     DESTINATION "${PERFGATE_INSTALL_CMAKEDIR}")
   # Only the defaults: thresholds/<host_tag>.json files belong to the project that measures.
   install(FILES "${PROJECT_SOURCE_DIR}/thresholds/default.json"

@@ -21,6 +21,8 @@
 # variable of that name at test time) turns that back into skips. See docs/runner.md for why this
 # mechanism (and not TEST_INCLUDE_FILES or SKIP_REGULAR_EXPRESSION) was chosen.
 include_guard(GLOBAL)
+# The A/B form (perfgate_add_ab_suite) lives beside it and comes with it.
+include("${CMAKE_CURRENT_LIST_DIR}/PerfgateAbSuite.cmake")
 
 function(perfgate_add_perf_suite)
   cmake_parse_arguments(PARSE_ARGV 0 arg "GATE;REQUIRE_BACKEND"

@@ -60,6 +60,7 @@ const std::vector<Column>& schema_columns() {
         {"synthetic", &R::synthetic},
         {"contention", &R::contention},
         {"run_id", &R::run_id},
+        {"arm", &R::arm},
         {"timestamp", &R::timestamp},
         {"status", StatusField{}},
     };

@@ -32,19 +32,28 @@ const std::vector<std::string>& perfgate_columns() {
     return names;
 }
 
-std::string perfgate_header_line() {
+namespace {
+
+// The `arm` column (perfgate ab) came after the first perfgate files were written. A file of the
+// day started before it keeps its header, so rows of a normal run (no arm) are still appended to
+// it in its own layout; only an A/B row needs the new column.
+constexpr std::string_view kArmColumn = "arm";
+
+std::string header_line(bool with_arm) {
     std::string line;
     for (const auto& name : perfgate_columns()) {
+        if (!with_arm && name == kArmColumn) continue;
         if (!line.empty()) line += ',';
         line += name;
     }
     return line;
 }
 
-std::string format_result_row(const ResultRow& row) {
+std::string format_row(const ResultRow& row, bool with_arm) {
     std::string line;
     bool first = true;
     for (const auto& c : detail::schema_columns()) {
+        if (!with_arm && c.name == kArmColumn) continue;
         if (!first) line += ',';
         first = false;
         line += escape_csv_field(detail::format_field(row, c.field));
@@ -52,6 +61,12 @@ std::string format_result_row(const ResultRow& row) {
     line += '\n';
     return line;
 }
+
+}  // namespace
+
+std::string perfgate_header_line() { return header_line(true); }
+
+std::string format_result_row(const ResultRow& row) { return format_row(row, true); }
 
 namespace {
 
@@ -72,20 +87,22 @@ private:
 std::string errno_text() { return std::strerror(errno); }
 
 // Reads the first line and the last byte of an existing file to check it is ours and whole.
-Status check_existing(int fd, off_t size, const std::string& path) {
+// Returns whether the file has the `arm` column (false: perfgate's header from before it).
+Expected<bool> check_existing(int fd, off_t size, const std::string& path) {
     std::string head(static_cast<std::size_t>(std::min<off_t>(size, 8192)), '\0');
     if (::pread(fd, head.data(), head.size(), 0) != static_cast<ssize_t>(head.size()))
         return make_error(fmt::format("{}: cannot read the existing header: {}", path, errno_text()));
     auto nl = head.find('\n');
     std::string first = head.substr(0, nl);
     if (!first.empty() && first.back() == '\r') first.pop_back();
-    if (first != perfgate_header_line())
+    const bool with_arm = first == perfgate_header_line();
+    if (!with_arm && first != header_line(false))
         return make_error(fmt::format("{}:1: the existing file does not have perfgate's header; refusing to append "
                                       "perfgate rows to another schema (use a new file or a --suffix)", path));
     char last = 0;
     if (::pread(fd, &last, 1, size - 1) != 1 || last != '\n')
         return make_error(fmt::format("{}: the file does not end with a newline (a torn row?); refusing to append", path));
-    return Ok{};
+    return with_arm;
 }
 
 }  // namespace
@@ -99,14 +116,22 @@ Status append_results_locked(const std::string& path, const std::vector<ResultRo
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return make_error(fmt::format("{}: cannot stat: {}", path, errno_text()));
     std::string bytes;
+    bool with_arm = true;
     if (st.st_size == 0) {
         bytes = perfgate_header_line() + "\n";
     } else {
         Fd reader(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
         if (reader.get() < 0) return make_error(fmt::format("{}: cannot open for reading: {}", path, errno_text()));
-        if (auto ok = check_existing(reader.get(), st.st_size, path); !ok) return ok;
+        auto existing = check_existing(reader.get(), st.st_size, path);
+        if (!existing) return existing.error();
+        with_arm = *existing;
     }
-    for (const auto& row : rows) bytes += format_result_row(row);
+    for (const auto& row : rows) {
+        if (!with_arm && !row.arm.empty())
+            return make_error(fmt::format("{}:1: the file's header has no 'arm' column (written before perfgate ab); "
+                                          "refusing to append A/B rows to it (use a new file or a --suffix)", path));
+        bytes += format_row(row, with_arm);
+    }
 
     std::size_t done = 0;
     while (done < bytes.size()) {

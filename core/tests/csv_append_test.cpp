@@ -102,3 +102,37 @@ TEST_CASE("a read-only directory gives a clear error", "[csv][append]") {
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error().message, Catch::Contains("cannot open for appending"));
 }
+
+TEST_CASE("the arm column: round-trips, and files from before it still read and take normal rows", "[csv][append]") {
+    auto path = (temp_dir() / "arm.csv").string();
+    fs::remove(path);
+    ResultRow head = row("m1", 1.0);
+    head.arm = "head";
+    REQUIRE(append_results_locked(path, {head}));
+    auto f = read_results_csv(path);
+    REQUIRE(f);
+    CHECK(f->rows[0].arm == "head");
+
+    // A file of the day written before the column existed: perfgate's header without "arm".
+    std::string old_header;
+    for (const auto& c : perfgate_columns())
+        if (c != "arm") old_header += (old_header.empty() ? "" : ",") + c;
+    auto legacy = (temp_dir() / "legacy.csv").string();
+    {
+        std::ofstream out(legacy, std::ios::binary);
+        out << old_header << '\n';
+    }
+    REQUIRE(append_results_locked(legacy, {row("m2", 2.0)}));
+    auto g = read_results_csv(legacy);
+    REQUIRE(g);
+    CHECK(g->generation == CsvGeneration::Perfgate);
+    CHECK(g->header.size() == perfgate_columns().size() - 1);
+    REQUIRE(g->rows.size() == 1);
+    CHECK(g->rows[0].arm.empty());
+    CHECK(*g->rows[0].decode_tok_s == 2.0);
+    // An A/B row needs the column: refused there, and the file is left as it was.
+    auto refused = append_results_locked(legacy, {head});
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.find("no 'arm' column") != std::string::npos);
+    CHECK(read_results_csv(legacy)->rows.size() == 1);
+}

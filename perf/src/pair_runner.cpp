@@ -199,7 +199,13 @@ std::vector<std::string> build_arguments(const SuiteRuntime& rt, const Workload&
     return args;
 }
 
-Expected<PairOutcome> run_pair(const Suite& suite, const PairRequest& req, std::ostream& log, std::ostream& out) {
+Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, std::ostream& log, std::ostream& out) {
+    Suite suite_copy;
+    if (req.repetitions) {  // one copy only when the workload is overridden
+        suite_copy = manifest;
+        suite_copy.workload.repetitions = *req.repetitions;
+    }
+    const Suite& suite = req.repetitions ? suite_copy : manifest;
     const SuiteRuntime* rt_decl = suite.find_runtime(req.runtime);
     const SuiteModel* model = suite.find_model(req.model);
     bool listed = false;
@@ -240,6 +246,7 @@ Expected<PairOutcome> run_pair(const Suite& suite, const PairRequest& req, std::
     std::string model_path = model->checkpoint.string();
     ResultRow row = base_row(suite, rt, *model, req.host, model_path, {});
     row.model_bytes = estimate->weight_bytes ? std::optional<std::uint64_t>(estimate->weight_bytes) : std::nullopt;
+    row.arm = req.arm;
 
     const std::string suffix = req.suffix.empty() ? suite.results_suffix : req.suffix;
     std::filesystem::path csv;
@@ -260,10 +267,6 @@ Expected<PairOutcome> run_pair(const Suite& suite, const PairRequest& req, std::
             o.csv = csv;
         }
         print_ctest_measurements(out, row);
-        if (o.status.ok() && req.gate && !csv.empty()) {
-            const int g = req.gate(row, csv, log);
-            if (g == exit_code::regression) o.exit_code = g;
-        }
         o.row = row;
         return o;
     };

@@ -86,6 +86,7 @@ struct ResultRow {
     std::string contention;       // what else used the machine (docs/runner.md, "Contention"): "idle;load1=..",
                                   // "contended:before;..", "off:replay"; empty = not recorded
     std::string run_id;           // one id per perfgate run, so repeated runs in one file stay apart
+    std::string arm;              // perfgate ab: "base" or "head"; empty for a normal run
     std::string timestamp;        // ISO 8601 UTC time the row was recorded
     std::string kernel;
     std::string cpu_model;

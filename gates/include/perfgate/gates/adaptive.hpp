@@ -3,15 +3,13 @@
 // test cannot yet call significant) gets more readings, up to a bound, before its verdict is final.
 // The caller supplies the readings (the runner reruns the pair); the gate decides when to stop.
 //
-// The runner's use (cli/run_command.cpp's make_pair_gate, the PairGate seam of perf/pair_runner.hpp):
+// The suite runner does the same for its pairs as an explicit loop over gate_rows
+// (runner/src/pair_loop.cpp); this callback form serves callers that gate rows they already hold:
 //
 //     auto more = [&](const gates::PairReport&, std::size_t rerun) -> Expected<std::vector<ResultRow>> {
-//         auto again = perf::run_pair(suite, request_without_gate, log, out);   // one more run
-//         if (!again) return again.error();
-//         if (!again->row) return std::vector<ResultRow>{};                      // nothing measured
-//         return std::vector<ResultRow>{*again->row};
+//         return std::vector<ResultRow>{ /* one more reading of the pair, or none */ };
 //     };
-//     auto report = gates::gate_rows_adaptive({row}, options, suite.workload.max_reruns, more);
+//     auto report = gates::gate_rows_adaptive(rows, options, max_reruns, more);
 //     // report->pairs[i].reruns says how many reruns each pair took; exit_code(*report) is 0 or 1.
 #include <cstddef>
 #include <functional>

@@ -1,8 +1,8 @@
 #pragma once
 // One model/runtime pair from start to end: fit check, (forge), warmup, repetitions, parse,
-// classify, record, gate. This is what one CTest perf test runs.
+// classify, record. Gating the recorded row and rerunning are the runner library's loop
+// (runner/src/pair_loop.cpp), so a run never calls itself back.
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -16,11 +16,6 @@
 
 namespace perfgate::perf {
 
-// The seam for the gate library: called after the pair's row was recorded, with the row and the
-// file it went to. Returns the pair's exit code contribution (0 pass, 1 regression, 77 no
-// baseline worth failing on...). Unset: no gating.
-using PairGate = std::function<int(const ResultRow& row, const std::filesystem::path& csv, std::ostream& log)>;
-
 struct PairRequest {
     std::string runtime;
     std::string model;
@@ -33,11 +28,12 @@ struct PairRequest {
     // Paths inside this folder are recorded relative to it (model_path, command): the CSV names
     // no folder of the machine that measured. Empty: recorded as given.
     std::filesystem::path project_root;
-    PairGate gate;
     // The contention guard: off unless the caller turns it on (perfgate run does, from
     // PERFGATE_CONTENTION / --contention); replays never read the machine, whatever is set here.
     ContentionMode contention = ContentionMode::off;
     ContentionSeams contention_seams;
+    std::optional<std::int64_t> repetitions;    // overrides the suite's workload (perfgate ab --repetitions)
+    std::string arm;                            // perfgate ab: "base" or "head", written to the row
 };
 
 struct PairOutcome {
@@ -45,7 +41,7 @@ struct PairOutcome {
     std::string reason;                         // printed with the status
     std::optional<ResultRow> row;               // absent for a backend skip (nothing to record)
     std::filesystem::path csv;                  // where the row went
-    int exit_code = 0;                          // 0 ok, 1 FAIL/regression, 77 SKIP
+    int exit_code = 0;                          // 0 ok, 1 FAIL, 77 SKIP
 };
 
 // The argument vector for one launch of `runtime` on `model_path` (placeholders filled).

@@ -1,0 +1,108 @@
+// perfgate ab: base and head builds of one runtime on the same models of a suite, in alternating
+// rounds; exit 1 when a metric regressed (or a run failed), 0 otherwise, 2 for bad input (docs/ab.md).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "outcome_exit.hpp"
+#include "perfgate/gates/host_thresholds.hpp"
+#include "perfgate/perf/launcher.hpp"
+#include "perfgate/runner/ab.hpp"
+#include "perfgate/runner/ab_render.hpp"
+#include "perfgate/runner/host_setup.hpp"
+#include "perfgate/runner/key_value.hpp"
+#include "perfgate/runner/suite_run.hpp"
+
+namespace perfgate::cli {
+namespace {
+
+struct AbOptions {
+    std::string suite, base_binary, head_binary, thresholds_dir = "thresholds", format = "text", output;
+    runner::HostSource host;
+    runner::AbRequest request;
+    bool no_record = false;
+};
+
+int run_ab_command(AbOptions& o) {
+    perf::install_termination_handlers();
+    const auto usage = [](const Error& e) { return usage_error("perfgate ab", e); };
+    auto base = runner::split_key_value(o.base_binary, "--base-binary", "RUNTIME=PATH");
+    auto head = runner::split_key_value(o.head_binary, "--head-binary", "RUNTIME=PATH");
+    if (!base) return usage(base.error());
+    if (!head) return usage(head.error());
+    if (base->first != head->first)
+        return usage(make_error("--base-binary and --head-binary name different runtimes (" + base->first + ", " +
+                                head->first + "): an A/B run compares two builds of one runtime"));
+    const auto format = runner::ab_format_from_string(o.format);
+    if (!format) return usage(make_error("unknown --format " + o.format + " (text, markdown, json)"));
+    auto& r = o.request;
+    r.runtime = base->first;
+    r.base_binary = base->second;
+    r.head_binary = head->second;
+    if (o.no_record) r.results_dir.clear();
+    // No --runtime-pin here: a pin describes one build, and the two arms are two builds (each row
+    // carries the commit its binary printed).
+    auto suite = runner::load_suite_with_pins(o.suite, {});
+    if (!suite) return usage(suite.error());
+    auto host = runner::resolve_host(o.host);
+    if (!host) return usage(host.error());
+    auto thresholds = gates::load_host_thresholds(o.thresholds_dir, host->host_tag);
+    if (!thresholds) return usage(thresholds.error());
+    r.thresholds = thresholds->set;
+    auto report = runner::run_ab(*suite, *host, r, std::cerr);
+    if (!report) return usage(report.error());
+    report->notes.insert(report->notes.end(), thresholds->notes.begin(), thresholds->notes.end());
+    const std::string text = runner::render_ab(*report, *format);
+    if (o.output.empty()) {
+        std::cout << text;
+    } else {
+        std::ofstream out(o.output, std::ios::binary);
+        out << text;
+        if (!out) return usage(make_error(o.output + ": cannot write the report"));
+        std::cerr << runner::render_ab(*report, runner::AbFormat::text);  // the verdict still reaches the log
+    }
+    return exit_of(runner::ab_outcome(*report));
+}
+
+}  // namespace
+
+void add_ab_command(CLI::App& app) {
+    auto o = std::make_shared<AbOptions>();
+    auto& r = o->request;
+#ifdef PERFGATE_DEFAULT_VOCAB_DIR
+    r.vocab_dir = PERFGATE_DEFAULT_VOCAB_DIR;
+#endif
+    auto* cmd = app.add_subcommand(
+        "ab", "Interleaved A/B: run a base and a head build of one runtime on the suite's models in alternating "
+              "rounds (ABBA BAAB ...) and decide per metric on the paired ratios.\n"
+              "Exit: 0 no regression (unchanged, improved or inconclusive), 1 a metric regressed or a run failed, "
+              "2 usage or input error, 77 every model skipped.");
+    cmd->add_option("--suite", o->suite, "Suite manifest (perf/suites/<name>.json)")->required();
+    cmd->add_option("--base-binary", o->base_binary, "RUNTIME=PATH: the base build of a runtime of the suite")->required();
+    cmd->add_option("--head-binary", o->head_binary, "RUNTIME=PATH: the head build of the same runtime")->required();
+    cmd->add_option("--model", r.models, "Model of the suite to compare (repeatable; default: every model paired with RUNTIME)");
+    cmd->add_option("--repetitions", r.repetitions, "Repetitions per launch (default: the suite's workload)")
+        ->check(CLI::Range(1, 1000));
+    cmd->add_option("--min-rounds", r.stop.min_rounds, "Rounds before an early stop is allowed")->capture_default_str()
+        ->check(CLI::Range(2, 1000));
+    cmd->add_option("--max-rounds", r.stop.max_rounds, "Most rounds per model")->capture_default_str()->check(CLI::Range(2, 1000));
+    cmd->add_option("--alpha", r.alpha, "False-alarm rate per model, split over every possible look and metric (Bonferroni)")
+        ->capture_default_str()->check(CLI::Range(1e-6, 0.2));
+    cmd->add_option("--thresholds-dir", o->thresholds_dir, "Folder with default.json and <host_tag>.json: each metric's floor is its max_drop")
+        ->capture_default_str();
+    cmd->add_option("--results-dir", r.results_dir, "Folder of the A/B results CSV (keep it out of benchmarks/: A/B rows are no baseline)")
+        ->capture_default_str();
+    cmd->add_option("--suffix", r.suffix, "CSV file-name suffix (<backend>_<host>_<date>_<suffix>.csv)")->capture_default_str();
+    cmd->add_flag("--no-record", o->no_record, "Write no CSV rows");
+    cmd->add_option("--host-json", o->host.host_json, "Host facts written by perfgate run --write-host (instead of probing now)");
+    cmd->add_option("--forge-dir", r.forge_dir, "Cache folder of forged models")->capture_default_str();
+    cmd->add_option("--vocab-dir", r.vocab_dir, "llama.cpp's models/ folder (tokenizers for the forge)");
+    cmd->add_option("--format", o->format, "text | markdown | json")->capture_default_str();
+    cmd->add_option("--output", o->output, "Write the report to this file instead of stdout");
+    cmd->callback([o] { exit_status = run_ab_command(*o); });
+}
+
+}  // namespace perfgate::cli

@@ -1,0 +1,76 @@
+#include <catch2/catch.hpp>
+
+#include "perfgate/gates/paired.hpp"
+
+using namespace perfgate::gates;
+
+TEST_CASE("Wilcoxon signed-rank: exact one-sided p-values of known cases", "[gates][paired]") {
+    // Every one of 5 differences negative: only 1 of 2^5 sign patterns is as extreme.
+    CHECK(*wilcoxon_signed_rank_p_lower({-0.1, -0.2, -0.3, -0.4, -0.5}) == Approx(1.0 / 32.0));
+    CHECK(*wilcoxon_signed_rank_p_upper({-0.1, -0.2, -0.3, -0.4, -0.5}) == Approx(1.0));
+    CHECK(*wilcoxon_signed_rank_p_lower({-1, -2, -3, -4, -5, -6}) == Approx(1.0 / 64.0));
+    // n = 5, W+ = 5 (only the largest positive): subsets of {1..5} summing to at most 5 are 10 of 32.
+    CHECK(*wilcoxon_signed_rank_p_lower({-1, -2, -3, -4, 5}) == Approx(10.0 / 32.0));
+    // n = 10, W+ = 8: 25 of 1024 (the tables' 0.0244, the one-sided 2.5% critical value).
+    CHECK(*wilcoxon_signed_rank_p_lower({-1, -2, -3, -4, -5, -6, -7, 8, -9, -10}) == Approx(25.0 / 1024.0));
+    // Ties share a mid-rank: |d| all equal, ranks 2,2,2; W+ = 2 of a possible 0,2,4,6 -> 4 of 8.
+    CHECK(*wilcoxon_signed_rank_p_lower({-1, -1, 1}) == Approx(0.5));
+    // Zeros are dropped: two negatives left, 1 of 4.
+    CHECK(*wilcoxon_signed_rank_p_lower({0, -1, -2}) == Approx(0.25));
+    CHECK_FALSE(wilcoxon_signed_rank_p_lower({0, 0}));
+    CHECK_FALSE(wilcoxon_signed_rank_p_lower({}));
+}
+
+TEST_CASE("t interval of a mean", "[gates][paired]") {
+    // mean 2, sd 1, n 3: t(2 df, 0.975) = 4.302653, half-width 4.302653 / sqrt(3) = 2.484138.
+    auto ci = mean_t_interval({1, 2, 3}, 0.95);
+    REQUIRE(ci);
+    CHECK(ci->low == Approx(2 - 2.484138).epsilon(1e-5));
+    CHECK(ci->high == Approx(2 + 2.484138).epsilon(1e-5));
+    // A stricter level is wider.
+    auto wider = mean_t_interval({1, 2, 3}, 0.99);
+    CHECK(wider->low < ci->low);
+    CHECK(wider->high > ci->high);
+    auto point = mean_t_interval({4, 4, 4}, 0.99);
+    CHECK(point->low == 4);
+    CHECK(point->high == 4);
+    CHECK_FALSE(mean_t_interval({1}, 0.95));
+}
+
+TEST_CASE("paired decision: regressed, improved, unchanged, inconclusive", "[gates][paired]") {
+    const std::vector<double> base{100, 100, 100, 100, 100};
+    auto slower = decide_paired("decode_tok_s", base, {90, 91, 89, 90.5, 89.5}, 0.05, 0.99);
+    CHECK(slower.verdict == PairedVerdict::regressed);
+    CHECK(slower.rounds == 5);
+    CHECK(*slower.change == Approx(-0.1).margin(0.002));
+    CHECK(slower.interval->high < 0);
+    CHECK(*slower.p_slower == Approx(1.0 / 32.0));
+
+    auto faster = decide_paired("decode_tok_s", base, {110, 111, 109, 110.5, 109.5}, 0.05, 0.99);
+    CHECK(faster.verdict == PairedVerdict::improved);
+    CHECK(*faster.p_faster == Approx(1.0 / 32.0));
+
+    auto same = decide_paired("decode_tok_s", base, {100.5, 99.5, 100.2, 99.8, 100}, 0.05, 0.99);
+    CHECK(same.verdict == PairedVerdict::unchanged);
+    CHECK(same.interval->low >= -0.05);
+    CHECK(same.interval->high <= 0.05);
+
+    auto noisy = decide_paired("decode_tok_s", base, {80, 120, 95, 105, 90}, 0.05, 0.99);
+    CHECK(noisy.verdict == PairedVerdict::inconclusive);
+
+    // A significant drop smaller than the floor is not a regression: the interval crosses -floor.
+    auto small = decide_paired("decode_tok_s", base, {97, 96, 98, 97.5, 96.5}, 0.05, 0.99);
+    CHECK(small.verdict != PairedVerdict::regressed);
+
+    // One round gives a change but no interval, so no decision yet.
+    auto one = decide_paired("decode_tok_s", {100}, {90}, 0.05, 0.99);
+    CHECK(one.change);
+    CHECK_FALSE(one.interval);
+    CHECK(one.verdict == PairedVerdict::inconclusive);
+}
+
+TEST_CASE("per-look confidence: Bonferroni over looks and metrics", "[gates][paired]") {
+    // min 5, max 10: 6 looks; 2 metrics; alpha 1% -> each tail 0.01 / 12.
+    CHECK(per_look_confidence(0.01, 5, 10, 2) == Approx(1 - 2 * 0.01 / 12));
+    CHECK(per_look_confidence(0.01, 3, 3, 1) == Approx(0.98));
+}

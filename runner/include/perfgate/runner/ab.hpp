@@ -1,0 +1,70 @@
+#pragma once
+// perfgate ab: two builds of one runtime (base and head) on the same models, measured in
+// alternating rounds on one host, decided on the per-round paired ratios (docs/ab.md).
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "perfgate/core/expected.hpp"
+#include "perfgate/gates/paired.hpp"
+#include "perfgate/gates/thresholds.hpp"
+#include "perfgate/perf/host_context.hpp"
+#include "perfgate/perf/suite.hpp"
+#include "perfgate/runner/ab_schedule.hpp"
+#include "perfgate/runner/outcome.hpp"
+
+namespace perfgate::runner {
+
+struct AbRequest {
+    std::string runtime;                      // the suite's runtime both binaries stand in for
+    std::string base_binary;
+    std::string head_binary;
+    std::vector<std::string> models;          // empty: every model the suite pairs with the runtime
+    std::optional<std::int64_t> repetitions;  // per launch; default the suite's
+    StopRule stop;
+    double alpha = 0.01;                      // family-wise false-alarm rate per model
+    gates::ThresholdSet thresholds;           // each metric's floor is its max_drop
+    std::filesystem::path results_dir = "build/perf-ab";  // empty: record nothing
+    std::string suffix = "ab";
+    std::filesystem::path forge_dir = "build/forged";
+    std::filesystem::path vocab_dir;
+};
+
+// The metrics decided, in report order.
+inline const std::vector<std::string>& ab_metrics() {
+    static const std::vector<std::string> m{"decode_tok_s", "prefill_tok_s"};
+    return m;
+}
+
+struct AbModelResult {
+    std::string model;
+    std::string runtime;
+    std::size_t rounds = 0;                   // rounds with both arms measured
+    std::vector<gates::PairedCheck> checks;   // one per metric with readings, ab_metrics() order
+    std::string status = "ok";                // ok, or the SKIP:/FAIL: token that ended the model
+    std::string reason;                       // why it ended early, when it did
+    // The model's verdict: "failed", "skipped", else the worst of its metrics' verdicts.
+    std::string verdict;
+};
+
+struct AbReport {
+    std::string runtime, base_binary, head_binary, host, run_id;
+    std::filesystem::path csv;                // where both arms were recorded (empty: not recorded)
+    StopRule stop;
+    double alpha = 0;
+    double confidence = 0;                    // per look, two-sided
+    std::vector<AbModelResult> models;
+    std::vector<std::string> notes;
+};
+
+// Runs the rounds. Bad input (unknown runtime or model, unwritable CSV) is an Error; a runtime
+// failure ends that model with a FAIL: status and the report goes on.
+Expected<AbReport> run_ab(const perf::Suite& suite, const perf::HostContext& host, const AbRequest& request,
+                          std::ostream& log);
+
+// fail when a model regressed or failed, skip when every model skipped, else pass.
+Outcome ab_outcome(const AbReport& report);
+
+}  // namespace perfgate::runner

@@ -1,0 +1,16 @@
+#pragma once
+// The A/B report as a console table, markdown (a pull-request comment) or JSON.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "perfgate/runner/ab.hpp"
+
+namespace perfgate::runner {
+
+enum class AbFormat { text, markdown, json };
+std::optional<AbFormat> ab_format_from_string(std::string_view name);
+
+std::string render_ab(const AbReport& report, AbFormat format);
+
+}  // namespace perfgate::runner

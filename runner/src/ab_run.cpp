@@ -1,0 +1,185 @@
+#include <fmt/format.h>
+#include <map>
+#include <sstream>
+
+#include "perfgate/perf/pair_runner.hpp"
+#include "perfgate/runner/ab.hpp"
+
+namespace perfgate::runner {
+namespace {
+
+// One round's headline readings (the median of the launch's repetitions) of both arms.
+struct RoundReadings {
+    std::map<std::string, double> base, head;
+};
+
+std::optional<double> metric_of(const ResultRow& row, const std::string& metric) {
+    return metric == "decode_tok_s" ? row.decode_tok_s : row.prefill_tok_s;
+}
+
+// Bounds of a wide interval can be astronomically large after exp(); beyond +-1000% the digits
+// say nothing more, so the display is capped (JSON keeps the numbers).
+std::string percent(double fraction) {
+    if (fraction > 10.0) return ">+1000%";
+    return fmt::format("{:+.1f}%", fraction * 100.0);
+}
+
+std::string progress_of(const gates::PairedCheck& c) {
+    if (!c.change) return c.metric + " -";
+    const std::string ci = c.interval ? fmt::format(" [{}, {}]", percent(c.interval->low), percent(c.interval->high)) : "";
+    return fmt::format("{} {}{} {}", c.metric, percent(*c.change), ci, gates::to_string(c.verdict));
+}
+
+// The worst metric verdict decides the model: regressed, inconclusive, improved, unchanged.
+std::string model_verdict(const AbModelResult& m) {
+    if (m.status.rfind("FAIL:", 0) == 0) return "failed";
+    if (m.status.rfind("SKIP:", 0) == 0) return "skipped";
+    if (m.checks.empty()) return "inconclusive";
+    auto worst = gates::PairedVerdict::unchanged;
+    for (const auto& c : m.checks)
+        if (static_cast<int>(c.verdict) < static_cast<int>(worst)) worst = c.verdict;
+    return gates::to_string(worst);
+}
+
+class AbRun {
+public:
+    AbRun(const perf::Suite& suite, const perf::HostContext& host, const AbRequest& request, std::ostream& log,
+          AbReport& report)
+        : suite_(suite), host_(host), request_(request), log_(log), report_(report) {}
+
+    Expected<AbModelResult> run_model(const std::string& model) {
+        AbModelResult result;
+        result.model = model;
+        result.runtime = request_.runtime;
+        std::vector<RoundReadings> rounds;
+        for (std::size_t round = 0; round < request_.stop.max_rounds; ++round) {
+            RoundReadings readings;
+            const auto order = arm_order(round);
+            for (const Arm arm : order) {
+                auto measured = measure(model, arm);
+                if (!measured) return measured.error();
+                if (!measured->status.ok() || !measured->row) {
+                    result.status = measured->status.text;
+                    result.reason = fmt::format("{} arm, round {}: {}", to_string(arm), round + 1, measured->reason);
+                    result.verdict = model_verdict(result);
+                    return result;
+                }
+                auto& into = arm == Arm::base ? readings.base : readings.head;
+                for (const auto& metric : ab_metrics())
+                    if (auto v = metric_of(*measured->row, metric)) into[metric] = *v;
+            }
+            rounds.push_back(std::move(readings));
+            result.rounds = rounds.size();
+            result.checks = decide(model, rounds);
+            std::vector<gates::PairedVerdict> verdicts;
+            std::string line;
+            for (const auto& c : result.checks) {
+                verdicts.push_back(c.verdict);
+                line += (line.empty() ? "" : ", ") + progress_of(c);
+            }
+            log_ << fmt::format("[ab] {} on {}: round {}/{} ({} first): {}\n", model, request_.runtime, round + 1,
+                                request_.stop.max_rounds, to_string(order.front()), line)
+                 << std::flush;
+            if (should_stop(request_.stop, rounds.size(), verdicts)) break;
+        }
+        result.verdict = model_verdict(result);
+        return result;
+    }
+
+private:
+    Expected<perf::PairOutcome> measure(const std::string& model, Arm arm) {
+        perf::PairRequest req;
+        req.runtime = request_.runtime;
+        req.model = model;
+        req.host = host_;
+        req.results_dir = request_.results_dir;
+        req.suffix = request_.suffix;
+        req.binaries[request_.runtime] = arm == Arm::base ? request_.base_binary : request_.head_binary;
+        req.forge_dir = request_.forge_dir;
+        req.vocab_dir = request_.vocab_dir;
+        req.repetitions = request_.repetitions;
+        req.arm = to_string(arm);
+        std::ostringstream measurements;  // CTest measurements of single launches mean nothing here
+        auto outcome = perf::run_pair(suite_, req, log_, measurements);
+        if (outcome && !outcome->csv.empty()) report_.csv = outcome->csv;
+        return outcome;
+    }
+
+    std::vector<gates::PairedCheck> decide(const std::string& model, const std::vector<RoundReadings>& rounds) const {
+        std::vector<gates::PairedCheck> checks;
+        for (const auto& metric : ab_metrics()) {
+            std::vector<double> base, head;
+            for (const auto& r : rounds) {
+                auto b = r.base.find(metric), h = r.head.find(metric);
+                if (b == r.base.end() || h == r.head.end()) continue;  // paired rounds only
+                base.push_back(b->second);
+                head.push_back(h->second);
+            }
+            if (base.empty()) continue;
+            const double floor = request_.thresholds.lookup(metric, model, request_.runtime).max_drop;
+            checks.push_back(gates::decide_paired(metric, base, head, floor, report_.confidence));
+        }
+        return checks;
+    }
+
+    const perf::Suite& suite_;
+    const perf::HostContext& host_;
+    const AbRequest& request_;
+    std::ostream& log_;
+    AbReport& report_;
+};
+
+}  // namespace
+
+Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& host, const AbRequest& request,
+                          std::ostream& log) {
+    if (!manifest.find_runtime(request.runtime))
+        return make_error(manifest.path.string() + ": no runtime named \"" + request.runtime + "\" in this suite");
+    if (request.stop.min_rounds < 2 || request.stop.max_rounds < request.stop.min_rounds)
+        return make_error(fmt::format("rounds: want 2 <= --min-rounds <= --max-rounds, got {} and {}",
+                                      request.stop.min_rounds, request.stop.max_rounds));
+    std::vector<std::string> models = request.models;
+    if (models.empty())
+        for (const auto& p : manifest.pairs)
+            if (p.runtime == request.runtime) models.push_back(p.model);
+    if (models.empty()) return make_error(manifest.path.string() + ": runtime \"" + request.runtime + "\" has no models");
+
+    // The manifest's declared provenance describes its own binary, not the two arms: each arm's row
+    // carries what that build printed about itself (llama-bench's build_commit).
+    perf::Suite suite = manifest;
+    for (auto& rt : suite.runtimes)
+        if (rt.name == request.runtime) rt.commit.clear(), rt.version.clear();
+
+    AbReport report;
+    report.runtime = request.runtime;
+    report.base_binary = request.base_binary;
+    report.head_binary = request.head_binary;
+    report.host = host.host_tag;
+    report.run_id = host.run_id;
+    report.stop = request.stop;
+    report.alpha = request.alpha;
+    report.confidence = gates::per_look_confidence(request.alpha, request.stop.min_rounds, request.stop.max_rounds,
+                                                   ab_metrics().size());
+    report.notes.push_back(fmt::format(
+        "per-look confidence {:.4f}: false alarms at most {:g}% per model over {} possible looks x {} metrics (Bonferroni)",
+        report.confidence, request.alpha * 100, request.stop.max_rounds - request.stop.min_rounds + 1,
+        ab_metrics().size()));
+    AbRun run(suite, host, request, log, report);
+    for (const auto& model : models) {
+        auto result = run.run_model(model);
+        if (!result) return result.error();
+        report.models.push_back(std::move(*result));
+    }
+    return report;
+}
+
+Outcome ab_outcome(const AbReport& report) {
+    bool all_skipped = !report.models.empty();
+    for (const auto& m : report.models) {
+        if (m.verdict == "regressed" || m.verdict == "failed") return Outcome::fail;
+        if (m.verdict != "skipped") all_skipped = false;
+    }
+    return all_skipped ? Outcome::skip : Outcome::pass;
+}
+
+}  // namespace perfgate::runner

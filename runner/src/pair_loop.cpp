@@ -1,0 +1,77 @@
+#include "pair_loop.hpp"
+
+#include <fmt/format.h>
+#include <sstream>
+
+#include "gate_options.hpp"
+#include "perfgate/core/exit_codes.hpp"
+#include "perfgate/gates/gate.hpp"
+#include "perfgate/gates/render.hpp"
+
+namespace perfgate::runner::detail {
+namespace {
+
+Outcome outcome_of(int pair_exit_code) {
+    if (pair_exit_code == exit_code::skipped) return Outcome::skip;
+    return pair_exit_code == exit_code::success ? Outcome::pass : Outcome::fail;
+}
+
+bool inconclusive(const gates::GateReport& report) {
+    for (const auto& p : report.pairs)
+        if (p.verdict == gates::Verdict::inconclusive) return true;
+    return false;
+}
+
+}  // namespace
+
+Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRequest& pair,
+                                    const SuiteRunRequest& request, std::ostream& log, std::ostream& out) {
+    auto first = perf::run_pair(suite, pair, log, out);
+    if (!first) return first.error();
+    PairResult result{*first, outcome_of(first->exit_code)};
+    // Only a measured and recorded row is gated: a FAIL already fails, a SKIP is never gated.
+    if (!request.gate || !first->status.ok() || first->csv.empty() || !first->row) return result;
+
+    const ResultRow& row = *first->row;
+    auto options = gate_options(request.thresholds_dir, first->csv.parent_path(), row.run_id);
+    options.report_missing = false;
+    std::vector<ResultRow> rows{row};
+    const std::size_t max_reruns = static_cast<std::size_t>(suite.workload.max_reruns);
+    std::size_t reruns = 0;
+    for (;;) {
+        auto report = gates::gate_rows(rows, options);
+        if (!report) {
+            // As before the runner library existed: a gate that cannot read its inputs is reported
+            // in the pair's log and leaves the pair's own status (the summary test fails on it).
+            log << "perfgate gate: " << report.error().message << '\n';
+            return result;
+        }
+        if (inconclusive(*report) && reruns < max_reruns) {
+            ++reruns;
+            log << fmt::format("perfgate: {}/{}: inconclusive, rerun {} of at most {}\n", row.runtime, row.model, reruns,
+                               max_reruns);
+            std::ostringstream measurements;  // the first run's numbers are the test's measurements
+            auto again = perf::run_pair(suite, pair, log, measurements);
+            if (!again) {
+                log << "perfgate gate: " << again.error().message << '\n';
+                return result;
+            }
+            // A rerun that measured nothing ends the reruns; the verdict stays as it is.
+            if (again->row && again->status.ok()) {
+                rows.push_back(*again->row);
+                continue;
+            }
+        }
+        for (auto& p : report->pairs) {
+            if (reruns == 0) continue;
+            p.reruns = reruns;
+            report->notes.push_back(fmt::format("{}/{}: {} rerun(s) for adaptive repetitions (bound {}), final verdict {}",
+                                                p.runtime, p.current_model, reruns, max_reruns, gates::to_string(p.verdict)));
+        }
+        log << gates::render_text(*report);
+        if (gates::exit_code(*report) != 0) result.outcome = Outcome::fail;
+        return result;
+    }
+}
+
+}  // namespace perfgate::runner::detail

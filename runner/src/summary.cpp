@@ -1,0 +1,42 @@
+#include <fmt/format.h>
+#include <fstream>
+
+#include "gate_options.hpp"
+#include "perfgate/gates/gate.hpp"
+#include "perfgate/gates/render.hpp"
+#include "perfgate/perf/recorder.hpp"
+#include "perfgate/runner/suite_run.hpp"
+
+namespace perfgate::runner {
+
+Expected<Outcome> run_summary(const perf::Suite& suite, const perf::HostContext& host, const SuiteRunRequest& request,
+                              const std::filesystem::path& summary_dir, std::ostream& out) {
+    auto csv = perf::results_file(request.results_dir, host.backend, host.host_tag, host.date,
+                                  request.suffix.empty() ? suite.results_suffix : request.suffix);
+    if (!csv) return csv.error();
+    if (!std::filesystem::exists(*csv)) {
+        out << fmt::format("perfgate: no results file {} for run {}: every pair was skipped or none ran\n",
+                           csv->string(), host.run_id);
+        return Outcome::skip;
+    }
+    auto options = detail::gate_options(request.thresholds_dir, csv->parent_path(), host.run_id);
+    options.results = {csv->string()};
+    auto report = gates::run_gate(options);
+    if (!report) return report.error();
+    out << gates::render_text(*report);
+    if (!summary_dir.empty()) {
+        std::filesystem::create_directories(summary_dir);
+        for (auto [name, format] : {std::pair{"perf-gate.md", gates::ReportFormat::markdown},
+                                    std::pair{"perf-gate.junit.xml", gates::ReportFormat::junit},
+                                    std::pair{"perf-gate.json", gates::ReportFormat::json}}) {
+            std::ofstream file(summary_dir / name, std::ios::binary);
+            file << gates::render(*report, format);
+            if (!file) return make_error((summary_dir / name).string() + ": cannot write the gate report");
+        }
+        out << "perfgate: gate reports in " << summary_dir.string()
+            << " (perf-gate.md, perf-gate.junit.xml, perf-gate.json)\n";
+    }
+    return gates::exit_code(*report) == 0 ? Outcome::pass : Outcome::fail;
+}
+
+}  // namespace perfgate::runner

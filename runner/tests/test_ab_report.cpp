@@ -1,0 +1,58 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "perfgate/runner/ab.hpp"
+#include "perfgate/runner/ab_render.hpp"
+
+using namespace perfgate::runner;
+namespace gates = perfgate::gates;
+
+namespace {
+AbModelResult model(const std::string& name, const std::vector<double>& head_decode) {
+    AbModelResult m;
+    m.model = name;
+    m.runtime = "llama-bench";
+    const std::vector<double> base(head_decode.size(), 100.0);
+    m.checks.push_back(gates::decide_paired("decode_tok_s", base, head_decode, 0.05, 0.99));
+    m.checks.push_back(gates::decide_paired("prefill_tok_s", base, base, 0.10, 0.99));
+    m.rounds = head_decode.size();
+    m.verdict = gates::to_string(std::min(m.checks[0].verdict, m.checks[1].verdict));
+    return m;
+}
+}  // namespace
+
+TEST_CASE("A/B outcome: a regressed or failed model fails, skips alone skip", "[runner][ab]") {
+    AbReport r;
+    r.models.push_back(model("same", {100.2, 99.9, 100.1, 99.8, 100}));
+    CHECK(r.models[0].verdict == "unchanged");
+    CHECK(ab_outcome(r) == Outcome::pass);
+    r.models.push_back(model("slower", {90, 91, 89, 90.5, 89.5}));
+    CHECK(r.models[1].verdict == "regressed");
+    CHECK(ab_outcome(r) == Outcome::fail);
+
+    AbReport skipped;
+    skipped.models.push_back({});
+    skipped.models[0].verdict = "skipped";
+    CHECK(ab_outcome(skipped) == Outcome::skip);
+    skipped.models[0].verdict = "failed";
+    CHECK(ab_outcome(skipped) == Outcome::fail);
+}
+
+TEST_CASE("A/B report formats: text table, markdown, JSON", "[runner][ab]") {
+    AbReport r;
+    r.runtime = "llama-bench";
+    r.host = "h";
+    r.confidence = 0.99;
+    r.stop = {3, 4};
+    r.models.push_back(model("slower", {90, 91, 89, 90.5, 89.5}));
+    const auto text = render_ab(r, AbFormat::text);
+    CHECK(text.find("regressed  slower") != std::string::npos);
+    CHECK(text.find("ab: FAIL") != std::string::npos);
+    CHECK(render_ab(r, AbFormat::markdown).find("| regressed | slower |") != std::string::npos);
+    const auto j = nlohmann::json::parse(render_ab(r, AbFormat::json));
+    CHECK(j["result"] == "fail");
+    CHECK(j["models"][0]["metrics"][0]["metric"] == "decode_tok_s");
+    CHECK(j["models"][0]["metrics"][0]["ci_high"].get<double>() < 0);
+    CHECK(ab_format_from_string("junit") == std::nullopt);
+}
