@@ -19,6 +19,8 @@
 #include "perfgate/perf/pair_runner.hpp"
 #include "perfgate/perf/suite.hpp"
 #include "perfgate/perf/recorder.hpp"
+#include "perfgate/probes/probe.hpp"
+#include "perfgate/probes/runtime_kinds.hpp"
 #include "perfgate/gates/adaptive.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/render.hpp"
@@ -35,6 +37,7 @@ struct RunOptions {
     std::string sysroot = "/";
     std::string tool_path;
     std::string probe_runtime;  // KIND=BINARY
+    std::string host_tag;       // overrides the probe's derived tag
     std::string results_dir = "benchmarks";
     bool no_record = false;
     std::string suffix;
@@ -158,10 +161,13 @@ Expected<perf::HostProbeOptions> probe_options(const RunOptions& o) {
     if (!o.tool_path.empty()) po.search_path = o.tool_path;
     if (!o.probe_runtime.empty()) {
         const auto eq = o.probe_runtime.find('=');
-        if (eq == std::string::npos) return make_error("--probe-runtime wants KIND=BINARY (KIND: mlxcel or llama.cpp)");
+        if (eq == std::string::npos)
+            return make_error("--probe-runtime wants KIND=BINARY (KIND: " + probes::runtime_kind_names() + ")");
         po.runtime_kind = o.probe_runtime.substr(0, eq);
         po.runtime_binary = o.probe_runtime.substr(eq + 1);
     }
+    if (!o.host_tag.empty()) po.host_tag = o.host_tag;
+    if (auto st = probes::check_probe_choices(po.runtime_kind, po.host_tag); !st) return st.error();
     return po;
 }
 
@@ -267,7 +273,8 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--write-host", o->write_host, "Probe now, write the host facts with the run's date and id to this file, and exit");
     cmd->add_option("--sysroot", o->sysroot, "Probe a recorded machine from this folder (a replay)");
     cmd->add_option("--tool-path", o->tool_path, "PATH for the probe's tools (a recording's bin/)");
-    cmd->add_option("--probe-runtime", o->probe_runtime, "KIND=BINARY: let this runtime name the device (mlxcel or llama.cpp)");
+    cmd->add_option("--probe-runtime", o->probe_runtime, "KIND=BINARY: let this runtime name the device (KIND: a suite runtime kind, e.g. llama-bench, or llama.cpp)");
+    cmd->add_option("--host-tag", o->host_tag, "Use this host tag instead of the probe's derived one ([a-z0-9-], no '_')");
     cmd->add_option("--results-dir", o->results_dir, "Folder of the results CSVs")->capture_default_str();
     cmd->add_flag("--no-record", o->no_record, "Measure and classify, but write no CSV row");
     cmd->add_option("--suffix", o->suffix, "CSV file-name suffix (<backend>_<host>_<date>_<suffix>.csv)");

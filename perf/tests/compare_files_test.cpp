@@ -9,6 +9,8 @@
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/perf/compare_files.hpp"
 #include "perfgate/perf/result_files.hpp"
+#include "perfgate/perf/suite.hpp"
+#include "perfgate/probes/runtime_kinds.hpp"
 #include "test_support.hpp"
 
 using namespace perfgate;
@@ -188,4 +190,17 @@ TEST_CASE("several configurations of one model in one llama-bench file are separ
     REQUIRE(rows->size() == 2);
     CHECK((*rows)[0].model == "tiny-llama-ci-Q8_0-0b867dabe9a5bcd4 [n_threads=1]");
     CHECK((*rows)[1].model == "tiny-llama-ci-Q8_0-0b867dabe9a5bcd4 [n_threads=2]");
+}
+
+TEST_CASE("one list of runtime kinds: every manifest kind is a probe kind", "[runtime-kind]") {
+    // The manifest's kinds (perf::RuntimeKind) and the probe's list must not drift apart.
+    for (auto kind : {RuntimeKind::LlamaBench, RuntimeKind::Mlxcel, RuntimeKind::MlxLm, RuntimeKind::Catch2,
+                      RuntimeKind::Command}) {
+        auto found = probes::find_runtime_kind(to_string(kind));
+        REQUIRE(found);
+        CHECK(found->suite_kind);
+    }
+    std::size_t suite_kinds = 0;
+    for (const auto& k : probes::runtime_kinds()) suite_kinds += k.suite_kind;
+    CHECK(suite_kinds == 5);
 }
