@@ -54,6 +54,7 @@ struct RunOptions {
     bool summary = false;
     std::string summary_dir;
     std::string thresholds_dir = "thresholds";
+    std::string history_dir;  // earlier CSVs to gate against; empty: the results folder
 };
 
 int fail_input(const std::string& message) {
@@ -67,7 +68,7 @@ int fail_input(const std::string& message) {
 gates::GateOptions gate_options(const RunOptions& o, const std::filesystem::path& benchmarks_dir,
                                 const std::string& run_id) {
     gates::GateOptions g;
-    g.benchmarks_dir = benchmarks_dir.string();
+    g.benchmarks_dir = o.history_dir.empty() ? benchmarks_dir.string() : o.history_dir;
     g.thresholds_dir = o.thresholds_dir;
     if (const char* ref = std::getenv("PERFGATE_BASELINE_REF"); ref && *ref) g.baseline_ref = ref;
     g.exclude_run_id = run_id;
@@ -283,7 +284,10 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--forge-dir", o->forge_dir, "Cache folder of forged models")->capture_default_str();
     cmd->add_option("--vocab-dir", o->vocab_dir, "llama.cpp's models/ folder (tokenizers for the forge)");
     cmd->add_flag("--list", o->list, "Print the suite's pairs and exit");
-    cmd->add_flag("--gate", o->gate, "Gate each recorded row against its baseline (benchmarks in --results-dir)");
+    cmd->add_flag("--gate", o->gate, "Gate each recorded row against its baseline (earlier CSVs in --history-dir)");
+    cmd->add_option("--history-dir", o->history_dir,
+                    "With --gate/--summary: earlier result CSVs to gate against (default: --results-dir; the perf "
+                    "presets pass the committed benchmarks/ while recording into the build folder)");
     cmd->add_option("--thresholds-dir", o->thresholds_dir, "Folder with default.json and <host_tag>.json")->capture_default_str();
     cmd->add_flag("--summary", o->summary,
                   "Gate this run's rows (run id from --host-json) as a whole, print the report and exit");
