@@ -24,7 +24,7 @@ TEST_CASE("runtime kinds: the suites' names are accepted, anything else is refus
     REQUIRE(check_probe_choices(std::string("llama-bench"), std::string("my-box-2")));
 }
 
-TEST_CASE("--host-tag: the host-tag rule decides, and the tag replaces the derived one", "[probes][host-tag]") {
+TEST_CASE("host-tag override: the host-tag rule decides, and the tag replaces the derived one", "[probes][host-tag]") {
     for (const char* bad : {"Box", "my_box", "../x", "", "a b"}) {
         auto st = check_probe_choices(std::nullopt, std::string(bad));
         REQUIRE_FALSE(st);
