@@ -13,4 +13,6 @@ void add_probe_command(CLI::App& app);   // probe_command.cpp
 void add_report_command(CLI::App& app);  // report_command.cpp
 void add_calibrate_command(CLI::App& app);  // calibrate_command.cpp
 void add_ab_command(CLI::App& app);         // ab_command.cpp
+void add_compare_command(CLI::App& app);    // compare_command.cpp
+void add_prune_command(CLI::App& app);      // prune_command.cpp
 }

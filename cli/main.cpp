@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
     perfgate::cli::add_report_command(app);
     perfgate::cli::add_calibrate_command(app);
     perfgate::cli::add_ab_command(app);
+    perfgate::cli::add_compare_command(app);
+    perfgate::cli::add_prune_command(app);
 
     try {
         app.parse(argc, argv);

@@ -15,10 +15,19 @@ struct ProbeArgs {
     std::string runtime_binary;
     std::string runtime_model;
     std::string thresholds_dir = "thresholds";
+    std::string host_tag;
 };
 
 int run_probe(const ProbeArgs& args) {
+    std::optional<std::string> kind, tag;
+    if (!args.runtime_kind.empty()) kind = args.runtime_kind;
+    if (!args.host_tag.empty()) tag = args.host_tag;
+    if (auto st = probes::check_probe_choices(kind, tag); !st) {
+        fmt::print(stderr, "perfgate probe: {}\n", st.error().message);
+        return exit_code::usage;
+    }
     probes::ProbeOptions options;
+    options.host_tag = tag;
     if (!args.sysroot.empty()) options.sysroot = args.sysroot;
     options = probes::with_environment_defaults(options);
     if (!args.runtime_kind.empty()) options.runtime_kind = args.runtime_kind;
@@ -38,13 +47,14 @@ void add_probe_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("probe", "Detect backend, device, device memory and host identity");
     cmd->add_flag("--json", args->json, "Print one JSON object instead of the summary");
     cmd->add_option("--sysroot", args->sysroot, "Read /proc, /sys, /etc, /opt under DIR (default /, or $PERFGATE_SYSROOT)");
-    auto* kind = cmd->add_option("--runtime", args->runtime_kind, "Ask this runtime first: mlxcel | llama.cpp");
+    auto* kind = cmd->add_option("--runtime", args->runtime_kind, "Ask this runtime first: a runtime kind of the suites (llama-bench, mlxcel, mlx-lm, catch2, command) or llama.cpp; unknown kinds are usage errors");
     auto* binary = cmd->add_option("--runtime-binary", args->runtime_binary, "Path of the runtime executable");
     kind->needs(binary);
     binary->needs(kind);
     cmd->add_option("--runtime-model", args->runtime_model, "Model for mlxcel's one-token probe run");
     cmd->add_option("--thresholds", args->thresholds_dir, "Folder of <host_tag>.json files (memory_headroom)")
         ->capture_default_str();
+    cmd->add_option("--host-tag", args->host_tag, "Use this host tag instead of the derived one ([a-z0-9-], no '_')");
     cmd->callback([args] { exit_status = run_probe(*args); });
 }
 

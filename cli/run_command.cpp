@@ -85,7 +85,8 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--write-host", o->write_host, "Probe now, write the host facts with the run's date and id to this file, and exit");
     cmd->add_option("--sysroot", o->host.sysroot, "Probe a recorded machine from this folder (a replay)");
     cmd->add_option("--tool-path", o->host.tool_path, "PATH for the probe's tools (a recording's bin/)");
-    cmd->add_option("--probe-runtime", o->host.probe_runtime, "KIND=BINARY: let this runtime name the device (mlxcel or llama.cpp)");
+    cmd->add_option("--probe-runtime", o->host.probe_runtime, "KIND=BINARY: let this runtime name the device (KIND: a suite runtime kind, e.g. llama-bench, or llama.cpp)");
+    cmd->add_option("--host-tag", o->host.host_tag, "Use this host tag instead of the probe's derived one ([a-z0-9-], no '_')");
     cmd->add_option("--results-dir", r.results_dir, "Folder of the results CSVs")->capture_default_str();
     cmd->add_flag("--no-record", o->no_record, "Measure and classify, but write no CSV row");
     cmd->add_option("--suffix", r.suffix, "CSV file-name suffix (<backend>_<host>_<date>_<suffix>.csv)");
@@ -94,7 +95,10 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--forge-dir", r.forge_dir, "Cache folder of forged models")->capture_default_str();
     cmd->add_option("--vocab-dir", r.vocab_dir, "llama.cpp's models/ folder (tokenizers for the forge)");
     cmd->add_flag("--list", o->list, "Print the suite's pairs and exit");
-    cmd->add_flag("--gate", r.gate, "Gate each recorded row against its baseline (benchmarks in --results-dir)");
+    cmd->add_flag("--gate", r.gate, "Gate each recorded row against its baseline (earlier CSVs in --history-dir)");
+    cmd->add_option("--history-dir", r.history_dir,
+                    "With --gate/--summary: earlier result CSVs to gate against (default: --results-dir; the perf "
+                    "presets pass the committed benchmarks/ while recording into the build folder)");
     cmd->add_option("--thresholds-dir", r.thresholds_dir, "Folder with default.json and <host_tag>.json")->capture_default_str();
     cmd->add_flag("--summary", o->summary,
                   "Gate this run's rows (run id from --host-json) as a whole, print the report and exit");

@@ -1,7 +1,7 @@
 # perfgate_add_perf_suite: one CTest test per model/runtime pair of a suite manifest.
 #
 #   perfgate_add_perf_suite(SUITE <manifest.json> BACKEND <cpu|rocm|cuda|metal>
-#                           [LABEL <first label, default perf>] [RESULTS_DIR <dir>] [SUFFIX <s>]
+#                           [LABEL <first label, default perf>] [RESULTS_DIR <dir>] [HISTORY_DIR <dir>] [SUFFIX <s>]
 #                           [SYSROOT <recorded machine root>] [TOOL_PATH <PATH>] [PROBE_RUNTIME <kind>=<binary>]
 #                           [HOST_JSON <recorded host facts>]
 #                           [BINARIES <runtime>=<path> ...] [GATE] [REQUIRE_BACKEND])
@@ -14,6 +14,11 @@
 #                            with GATE it ends by gating its own row against the baseline;
 #   perf.gate.<suite>        with GATE: after all pairs, the run as a whole against its baselines
 #                            (report printed, and perf-gate.md/.junit.xml/.json in <build>/perf-gate/<suite>).
+# Where rows go and what they are gated against (docs/runner.md, "Where results go"):
+#   RESULTS_DIR given: rows go there, and it is also the history the gate reads (unless HISTORY_DIR);
+#   else PERFGATE_RESULTS_DIR (perfgate's own presets) or, with PERFGATE_RECORD_BASELINE=ON, the
+#   project's benchmarks/; else <build>/perf-results, so an ad-hoc `ctest -R <pair>` never touches
+#   the committed baselines. The history is then PERFGATE_HISTORY_DIR, else the project's benchmarks/.
 # A pair whose model does not fit the probed usable memory, or whose backend the host lacks, exits
 # 77 after printing the reason, so CTest lists it as Skipped. With REQUIRE_BACKEND (the
 # <backend>-perf presets) a host without the suite's backend makes the probe test FAIL instead, so
@@ -26,7 +31,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/PerfgateAbSuite.cmake")
 
 function(perfgate_add_perf_suite)
   cmake_parse_arguments(PARSE_ARGV 0 arg "GATE;REQUIRE_BACKEND"
-    "SUITE;BACKEND;LABEL;RESULTS_DIR;SUFFIX;SYSROOT;TOOL_PATH;HOST_JSON;PROBE_RUNTIME" "BINARIES")
+    "SUITE;BACKEND;LABEL;RESULTS_DIR;HISTORY_DIR;SUFFIX;SYSROOT;TOOL_PATH;HOST_JSON;PROBE_RUNTIME" "BINARIES")
   if(NOT arg_SUITE OR NOT arg_BACKEND)
     message(FATAL_ERROR "perfgate_add_perf_suite: SUITE and BACKEND are required")
   endif()
@@ -48,10 +53,22 @@ function(perfgate_add_perf_suite)
   set(arg_RESULTS_DIR_GIVEN FALSE)
   if(arg_RESULTS_DIR)
     set(arg_RESULTS_DIR_GIVEN TRUE)
-  elseif(PERFGATE_RESULTS_DIR AND PROJECT_NAME STREQUAL "perfgate")
-    set(arg_RESULTS_DIR "${PERFGATE_RESULTS_DIR}")
+    if(NOT arg_HISTORY_DIR)
+      set(arg_HISTORY_DIR "${arg_RESULTS_DIR}")
+    endif()
   else()
-    set(arg_RESULTS_DIR "${PROJECT_SOURCE_DIR}/benchmarks")
+    if(PERFGATE_RESULTS_DIR AND PROJECT_NAME STREQUAL "perfgate")
+      set(arg_RESULTS_DIR "${PERFGATE_RESULTS_DIR}")
+    elseif(PERFGATE_RECORD_BASELINE)
+      set(arg_RESULTS_DIR "${PROJECT_SOURCE_DIR}/benchmarks")
+    else()
+      set(arg_RESULTS_DIR "${CMAKE_BINARY_DIR}/perf-results")
+    endif()
+    if(NOT arg_HISTORY_DIR AND PERFGATE_HISTORY_DIR)
+      set(arg_HISTORY_DIR "${PERFGATE_HISTORY_DIR}")
+    elseif(NOT arg_HISTORY_DIR)
+      set(arg_HISTORY_DIR "${PROJECT_SOURCE_DIR}/benchmarks")
+    endif()
   endif()
   get_filename_component(_suite "${arg_SUITE}" ABSOLUTE)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_suite}")
@@ -162,6 +179,7 @@ function(perfgate_add_perf_suite)
   string(JSON _replay ERROR_VARIABLE _err GET "${_json}" replay)
   if(NOT _err AND _replay AND NOT arg_RESULTS_DIR_GIVEN)
     set(arg_RESULTS_DIR "${CMAKE_BINARY_DIR}/perf-results")
+    set(arg_HISTORY_DIR "${arg_RESULTS_DIR}")
   endif()
   string(JSON _machine ERROR_VARIABLE _err GET "${_json}" replay_host machine)
   if(NOT _err AND NOT arg_SYSROOT AND NOT arg_HOST_JSON)
@@ -213,7 +231,8 @@ function(perfgate_add_perf_suite)
       endif()
     endif()
   endforeach()
-  set(_common --host-json "${_host_file}" --results-dir "${arg_RESULTS_DIR}" --forge-dir "${CMAKE_BINARY_DIR}/forged")
+  set(_common --host-json "${_host_file}" --results-dir "${arg_RESULTS_DIR}" --history-dir "${arg_HISTORY_DIR}"
+              --forge-dir "${CMAKE_BINARY_DIR}/forged")
   if(PERFGATE_LLAMA_VOCAB_DIR_RESOLVED)
     list(APPEND _common --vocab-dir "${PERFGATE_LLAMA_VOCAB_DIR_RESOLVED}")
   endif()

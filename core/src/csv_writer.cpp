@@ -107,11 +107,35 @@ Expected<bool> check_existing(int fd, off_t size, const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// Opens `path` for appending and takes the exclusive lock. perfgate prune replaces the file by a
+// rename while holding the same lock, so a lock won on the replaced file is retaken on the new one
+// (else the row would go to a file that is no longer in the folder).
+Expected<int> open_locked_for_append(const std::string& path) {
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) return make_error(fmt::format("{}: cannot open for appending: {}", path, errno_text()));
+        // The lock serialises concurrent perfgate runs; O_APPEND alone could interleave partial writes.
+        if (::flock(fd, LOCK_EX) != 0) {
+            ::close(fd);
+            return make_error(fmt::format("{}: cannot lock: {}", path, errno_text()));
+        }
+        struct stat locked {}, named {};
+        if (::fstat(fd, &locked) == 0 && ::stat(path.c_str(), &named) == 0 && locked.st_dev == named.st_dev &&
+            locked.st_ino == named.st_ino)
+            return fd;
+        ::close(fd);
+    }
+    return make_error(fmt::format("{}: the file kept being replaced while waiting for its lock", path));
+}
+
+}  // namespace
+
 Status append_results_locked(const std::string& path, const std::vector<ResultRow>& rows) {
-    Fd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
-    if (fd.get() < 0) return make_error(fmt::format("{}: cannot open for appending: {}", path, errno_text()));
-    // The lock serialises concurrent perfgate runs; O_APPEND alone could interleave partial writes.
-    if (::flock(fd.get(), LOCK_EX) != 0) return make_error(fmt::format("{}: cannot lock: {}", path, errno_text()));
+    auto opened = open_locked_for_append(path);
+    if (!opened) return opened.error();
+    Fd fd(*opened);
 
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return make_error(fmt::format("{}: cannot stat: {}", path, errno_text()));

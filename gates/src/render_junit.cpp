@@ -38,12 +38,20 @@ std::string render_junit(const GateReport& report) {
                                                   detail::number(m.baseline_value), detail::number(m.current_value),
                                                   detail::percent(m.change), m.reason.empty() ? "" : "; ", m.reason);
             for (const auto& w : p.warnings) detail_text += "; " + w;
-            cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n", xml(classname),
+            // time: a testcase is a comparison of recorded numbers, which takes no measurable time;
+            // the measurement's own time is in CTest's report of the pair's test. Some report
+            // readers reject a testcase without the attribute.
+            cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"0\">\n", xml(classname),
                                  xml(detail::pair_title(p) + " " + m.metric));
             if (fails_gate(m.verdict)) {
                 ++failures;
-                cases += fmt::format("      <failure type=\"{}\" message=\"{}\"/>\n", xml(to_string(m.verdict)),
-                                     xml(detail_text));
+                // The body repeats the message with where the numbers came from: GitLab shows the
+                // body, not the message, and some readers choke on an empty failure.
+                const std::string body = fmt::format("{}\nrun: {}\nbaseline: {}", detail_text,
+                                                     p.current_source.empty() ? "(in memory)" : p.current_source,
+                                                     p.baseline_source.empty() ? "(none)" : p.baseline_source);
+                cases += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
+                                     xml(to_string(m.verdict)), xml(detail_text), xml(body));
             } else if (m.verdict == Verdict::skipped || m.verdict == Verdict::missing ||
                        m.verdict == Verdict::new_pair || m.verdict == Verdict::not_comparable) {
                 ++skipped;
@@ -65,8 +73,9 @@ std::string render_junit(const GateReport& report) {
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     out += fmt::format("<testsuites name=\"perfgate\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n", tests, failures,
                        skipped);
-    out += fmt::format("  <testsuite name=\"perfgate.gate\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
-                       tests, failures, skipped);
+    out += fmt::format(
+        "  <testsuite name=\"perfgate.gate\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"0\">\n", tests,
+        failures, skipped);
     if (!report.warnings.empty() || !report.notes.empty()) {
         out += "    <properties>\n";
         for (const auto& w : report.warnings)

@@ -60,6 +60,30 @@ TEST_CASE("JUnit XML escapes everything and counts failures", "[gates][render]")
     CHECK_THAT(xml, Catch::Contains("<failure"));
 }
 
+TEST_CASE("JUnit failures carry body text and every testcase a time", "[gates][render]") {
+    auto r = sample_report();
+    r.pairs[0].current_source = "cpu_h1_2026-12-01.csv:3";
+    r.pairs[0].baseline_source = "cpu_h1_2026-11-30.csv:7";
+    const auto xml = render_junit(r);
+    // <failure ...>body</failure>, never self-closed: GitLab shows the body.
+    CHECK(xml.find("<failure type=\"regressed\"") != std::string::npos);
+    const auto open = xml.find("<failure");
+    const auto close = xml.find("</failure>");
+    REQUIRE(open != std::string::npos);
+    REQUIRE(close != std::string::npos);
+    const std::string body = xml.substr(xml.find('>', open) + 1, close - xml.find('>', open) - 1);
+    CHECK_THAT(body, Catch::Contains("-30.0%") && Catch::Contains("run: cpu_h1_2026-12-01.csv:3") &&
+                         Catch::Contains("baseline: cpu_h1_2026-11-30.csv:7"));
+    std::size_t cases = 0, timed = 0;
+    for (auto at = xml.find("<testcase "); at != std::string::npos; at = xml.find("<testcase ", at + 1)) {
+        ++cases;
+        const auto end = xml.find('>', at);
+        if (xml.substr(at, end - at).find(" time=\"") != std::string::npos) ++timed;
+    }
+    CHECK(cases == 2);
+    CHECK(timed == cases);
+}
+
 TEST_CASE("markdown escapes table pipes; JSON parses back", "[gates][render]") {
     auto r = sample_report();
     auto md = render_markdown(r);

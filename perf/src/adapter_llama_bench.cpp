@@ -1,9 +1,14 @@
 // llama-bench -o json. One object per test: a prompt-processing test (n_prompt > 0, n_gen == 0)
 // gives prefill, a text-generation test (n_gen > 0, n_prompt == 0) gives decode. samples_ts holds
 // one tok/s value per repetition, samples_ns the matching durations.
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "adapter_util.hpp"
+#include "llama_bench_record.hpp"
+#include "perfgate/core/text.hpp"
 #include "perfgate/perf/adapters.hpp"
 
 namespace perfgate::perf {
@@ -26,63 +31,110 @@ std::string text_field(const nlohmann::json& test, const char* key) {
 }
 
 // Integers only: a float such as 1e300 is no count, and converting it would be undefined.
-std::int64_t int_field(const nlohmann::json& test, const char* key) {
+std::optional<std::int64_t> int_field(const nlohmann::json& test, const char* key) {
     if (auto it = test.find(key); it != test.end() && it->is_number_integer()) return it->get<std::int64_t>();
-    return 0;
+    return std::nullopt;
 }
 
-// A number, or the fallback when the key is absent or holds another type (test.value() would throw).
-double number_field(const nlohmann::json& test, const char* key, double fallback) {
+std::optional<double> number_field(const nlohmann::json& test, const char* key) {
     if (auto it = test.find(key); it != test.end() && it->is_number()) return it->get<double>();
-    return fallback;
+    return std::nullopt;
+}
+
+// The fields that are the test's result or its identity, not part of its configuration.
+bool is_result_or_identity(const std::string& key) {
+    static const char* const keys[] = {"build_commit", "build_number", "cpu_info", "gpu_info", "backends",
+                                       "model_filename", "model_type", "model_size", "model_n_params", "n_prompt",
+                                       "n_gen", "test_time", "avg_ns", "stddev_ns", "avg_ts", "stddev_ts",
+                                       "samples_ns", "samples_ts"};
+    return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
 }
 
 }  // namespace
+
+namespace detail {
+
+LlamaBenchTest llama_bench_test_from_json(const nlohmann::json& test, std::size_t line) {
+    LlamaBenchTest t;
+    t.line = line;
+    t.build_commit = text_field(test, "build_commit");
+    t.build_number = text_field(test, "build_number");
+    t.cpu_info = text_field(test, "cpu_info");
+    t.gpu_info = text_field(test, "gpu_info");
+    t.backends = text_field(test, "backends");
+    t.model_filename = text_field(test, "model_filename");
+    t.model_type = text_field(test, "model_type");
+    t.test_time = text_field(test, "test_time");
+    if (auto v = int_field(test, "model_size"); v && *v > 0) t.model_size = static_cast<std::uint64_t>(*v);
+    if (auto v = int_field(test, "model_n_params"); v && *v > 0) t.model_n_params = static_cast<std::uint64_t>(*v);
+    t.n_prompt = int_field(test, "n_prompt").value_or(0);
+    t.n_gen = int_field(test, "n_gen").value_or(0);
+    t.n_batch = int_field(test, "n_batch");
+    t.samples_ts = numbers(test, "samples_ts");
+    t.samples_ns = numbers(test, "samples_ns");
+    t.avg_ts = number_field(test, "avg_ts");
+    t.avg_ns = number_field(test, "avg_ns");
+    if (!t.avg_ts && !t.samples_ts.empty()) t.avg_ts = mean(t.samples_ts);
+    if (!t.avg_ns && !t.samples_ns.empty()) t.avg_ns = mean(t.samples_ns);
+    t.stddev_ts = number_field(test, "stddev_ts");
+    for (const auto& [key, value] : test.items())
+        if (!is_result_or_identity(key)) t.configuration.push_back(key + "=" + value.dump());
+    return t;
+}
+
+}  // namespace detail
+
+Expected<std::vector<LlamaBenchTest>> parse_llama_bench_json_tests(std::string_view text, const std::string& origin) {
+    const auto begin = text.find('[');
+    if (begin == std::string_view::npos) return make_error(origin + ":1: llama-bench JSON: no JSON array");
+    // Positions are kept only to name lines: parse the array, then find each object's opening line.
+    const auto doc = nlohmann::json::parse(text.substr(begin), nullptr, false);
+    if (doc.is_discarded() || !doc.is_array())
+        return make_error(fmt::format("{}:{}: llama-bench JSON: not a JSON array", origin, line_of_offset(text, begin)));
+    std::vector<LlamaBenchTest> tests;
+    std::size_t search_from = begin + 1;
+    for (const auto& test : doc) {
+        const auto open = text.find('{', search_from);
+        const std::size_t line = open == std::string_view::npos ? 1 : line_of_offset(text, open);
+        if (open != std::string_view::npos) search_from = open + 1;
+        if (test.is_object()) tests.push_back(detail::llama_bench_test_from_json(test, line));
+    }
+    return tests;
+}
 
 Expected<Measurement> parse_llama_bench_json(std::string_view stdout_text) {
     const auto begin = stdout_text.find('[');
     if (begin == std::string_view::npos)
         return detail::no_numbers("llama-bench JSON", "no JSON array", stdout_text);
-    const auto doc = nlohmann::json::parse(stdout_text.substr(begin), nullptr, false);
-    if (doc.is_discarded() || !doc.is_array())
-        return detail::no_numbers("llama-bench JSON", "output is not a JSON array", stdout_text);
+    auto tests = parse_llama_bench_json_tests(stdout_text, "llama-bench output");
+    if (!tests) return detail::no_numbers("llama-bench JSON", "output is not a JSON array", stdout_text);
 
     Measurement m;
     bool any = false;
-    for (const auto& test : doc) {
-        if (!test.is_object()) continue;
-        const auto n_prompt = int_field(test, "n_prompt");
-        const auto n_gen = int_field(test, "n_gen");
-        const auto ts = numbers(test, "samples_ts");
-        const auto ns = numbers(test, "samples_ns");
-        const double avg_ts = number_field(test, "avg_ts", ts.empty() ? 0.0 : detail::mean(ts));
-        const double avg_ns = number_field(test, "avg_ns", ns.empty() ? 0.0 : detail::mean(ns));
-        if (n_prompt > 0 && n_gen == 0) {
-            m.prompt_tokens = n_prompt;
-            m.prefill_tok_s = avg_ts;
-            m.prefill_ms = avg_ns / 1e6;
-            m.prefill_samples = ts;
-            any = true;
-        } else if (n_gen > 0 && n_prompt == 0) {
-            m.generated_tokens = n_gen;
-            m.decode_tok_s = avg_ts;
-            m.decode_ms = avg_ns / 1e6;
-            m.decode_samples = ts;
-            if (auto it = test.find("stddev_ts"); it != test.end() && it->is_number())
-                m.decode_stddev = it->get<double>();
-            any = true;
+    for (const auto& t : *tests) {
+        if (t.is_prefill()) {
+            m.prompt_tokens = t.n_prompt;
+            m.prefill_tok_s = t.avg_ts.value_or(0.0);
+            m.prefill_ms = t.avg_ns.value_or(0.0) / 1e6;
+            m.prefill_samples = t.samples_ts;
+        } else if (t.is_decode()) {
+            m.generated_tokens = t.n_gen;
+            m.decode_tok_s = t.avg_ts.value_or(0.0);
+            m.decode_ms = t.avg_ns.value_or(0.0) / 1e6;
+            m.decode_samples = t.samples_ts;
+            if (t.stddev_ts) m.decode_stddev = t.stddev_ts;
         } else {
             continue;  // mixed pp+tg tests (-pg) are not a headline number
         }
-        m.facts.commit = text_field(test, "build_commit");
-        m.facts.version = text_field(test, "build_number");
-        m.facts.backends = text_field(test, "backends");
-        m.facts.device = text_field(test, "gpu_info");
-        m.facts.cpu = text_field(test, "cpu_info");
-        m.facts.model_type = text_field(test, "model_type");
-        if (auto v = int_field(test, "model_size"); v > 0) m.facts.model_size = static_cast<std::uint64_t>(v);
-        if (auto v = int_field(test, "model_n_params"); v > 0)
-            m.facts.model_n_params = static_cast<std::uint64_t>(v);
+        any = true;
+        m.facts.commit = t.build_commit;
+        m.facts.version = t.build_number;
+        m.facts.backends = t.backends;
+        m.facts.device = t.gpu_info;
+        m.facts.cpu = t.cpu_info;
+        m.facts.model_type = t.model_type;
+        if (t.model_size) m.facts.model_size = t.model_size;
+        if (t.model_n_params) m.facts.model_n_params = t.model_n_params;
     }
     if (!any) return detail::no_numbers("llama-bench JSON", "no pp or tg test in the array", stdout_text);
     return detail::checked("llama-bench JSON", std::move(m), stdout_text);

@@ -16,6 +16,7 @@ Expected<HostContext> probe_host_context(const HostProbeOptions& options) {
     po.runtime_kind = options.runtime_kind;
     po.runtime_binary = options.runtime_binary;
     po.runtime_model = options.runtime_model;
+    po.host_tag = options.host_tag;
     po = probes::with_environment_defaults(po);
     const probes::HostFacts f = probes::probe_host(po);
     if (f.host_tag.empty()) return make_error("probe: no host tag could be derived for this host");

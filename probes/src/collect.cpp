@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/probes/runtime_kinds.hpp"
 #include "perfgate/probes/linux_files.hpp"
 #include "perfgate/probes/probe.hpp"
 #include "perfgate/probes/rocm_versions.hpp"
@@ -85,17 +86,25 @@ void run_runtime(Context& ctx) {
     RuntimeReport report;
     report.kind = *o.runtime_kind;
     ToolCall call{*o.runtime_binary, {}, {}, true, o.runtime_timeout};
-    const bool mlxcel = report.kind == "mlxcel";
+    // The CLI validated the name; a library caller passing another still gets a warning, not a crash.
+    const auto kind = find_runtime_kind(report.kind);
+    if (!kind) {
+        ctx.obs.warnings.push_back(kind.error().message);
+        return;
+    }
+    if (kind->query == RuntimeQuery::none) {
+        ctx.obs.warnings.push_back(fmt::format("runtime kind '{}' cannot name the device; the system tools decide",
+                                               report.kind));
+        return;
+    }
+    const bool mlxcel = kind->query == RuntimeQuery::mlxcel_generate;
     if (mlxcel) {
         // A one-token run; the debug variable makes mlxcel print its kernel backend.
         call.args = {"generate", "-p", "Hello", "-n", "1"};
         if (o.runtime_model) { call.args.push_back("-m"); call.args.push_back(*o.runtime_model); }
         call.extra_env["MLXCEL_DEBUG_KERNEL_BACKEND"] = "1";
-    } else if (report.kind == "llama.cpp" || report.kind == "llama-cpp") {
-        call.args = {"--list-devices"};
     } else {
-        ctx.obs.warnings.push_back(fmt::format("unknown runtime kind '{}' (known: mlxcel, llama.cpp)", report.kind));
-        return;
+        call.args = {"--list-devices"};
     }
     auto result = run_tool(call, ctx.dirs);
     if (!result) { ctx.obs.warnings.push_back("runtime probe: " + result.error().message); return; }

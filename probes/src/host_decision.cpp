@@ -220,6 +220,12 @@ HostFacts decide_host_facts(const Observations& obs, const HeadroomChoice& headr
     HostIdentity id{f.backend, f.device_name, f.device_arch, d.chip_id, f.cpu_model, f.rocm_version,
                     f.cuda_version, f.device_memory_bytes, f.host_memory_bytes};
     f.host_tag = make_host_tag(id);
+    if (headroom.host_tag) {
+        // An operator's name for the host (two identical boxes, a renamed fleet member): it picks the
+        // thresholds file and names the results CSV, so it is set before the headroom is read.
+        f.warnings.push_back(fmt::format("host tag {} given by --host-tag (derived: {})", *headroom.host_tag, f.host_tag));
+        f.host_tag = *headroom.host_tag;
+    }
     f.hardware = make_hardware_string(id);
 
     f.headroom_factor = default_memory_headroom;

@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 
+#include "perfgate/probes/host_tag.hpp"
+#include "perfgate/probes/runtime_kinds.hpp"
+
 namespace perfgate::probes {
 
 ProbeOptions with_environment_defaults(ProbeOptions options) {
@@ -12,7 +15,16 @@ ProbeOptions with_environment_defaults(ProbeOptions options) {
 
 HostFacts probe_host(const ProbeOptions& options) {
     const auto obs = collect_observations(options);
-    return decide_host_facts(obs, HeadroomChoice{options.headroom_factor, options.thresholds_dir});
+    return decide_host_facts(obs, HeadroomChoice{options.headroom_factor, options.thresholds_dir, options.host_tag});
+}
+
+Status check_probe_choices(const std::optional<std::string>& runtime_kind, const std::optional<std::string>& host_tag) {
+    if (runtime_kind)
+        if (auto kind = find_runtime_kind(*runtime_kind); !kind) return kind.error();
+    if (host_tag && !is_valid_host_tag(*host_tag))
+        return make_error("--host-tag \"" + *host_tag +
+                          "\" is not a host tag: lowercase letters, digits and '-', no '_' (it names files)");
+    return Ok{};
 }
 
 }  // namespace perfgate::probes

@@ -4,6 +4,8 @@
 
 #include "perfgate/perf/fit.hpp"
 #include "perfgate/perf/host_probe.hpp"
+#include "perfgate/probes/probe.hpp"
+#include "perfgate/probes/runtime_kinds.hpp"
 #include "perfgate/runner/key_value.hpp"
 
 namespace perfgate::runner {
@@ -14,11 +16,14 @@ Expected<perf::HostContext> probe_now(const HostSource& s) {
     po.sysroot = s.sysroot;
     if (!s.tool_path.empty()) po.search_path = s.tool_path;
     if (!s.probe_runtime.empty()) {
-        auto kv = split_key_value(s.probe_runtime, "--probe-runtime", "KIND=BINARY (KIND: mlxcel or llama.cpp)");
+        auto kv = split_key_value(s.probe_runtime, "--probe-runtime",
+                                  "KIND=BINARY (KIND: " + probes::runtime_kind_names() + ")");
         if (!kv) return kv.error();
         po.runtime_kind = kv->first;
         po.runtime_binary = kv->second;
     }
+    if (!s.host_tag.empty()) po.host_tag = s.host_tag;
+    if (auto st = probes::check_probe_choices(po.runtime_kind, po.host_tag); !st) return st.error();
     return perf::probe_host_context(po);
 }
 

@@ -33,7 +33,7 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
     if (!request.gate || !first->status.ok() || first->csv.empty() || !first->row) return result;
 
     const ResultRow& row = *first->row;
-    auto options = gate_options(request.thresholds_dir, first->csv.parent_path(), row.run_id);
+    auto options = gate_options(request.thresholds_dir, request.history_dir.empty() ? first->csv.parent_path() : request.history_dir, row.run_id);
     options.report_missing = false;
     std::vector<ResultRow> rows{row};
     const std::size_t max_reruns = static_cast<std::size_t>(suite.workload.max_reruns);

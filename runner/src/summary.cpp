@@ -19,7 +19,7 @@ Expected<Outcome> run_summary(const perf::Suite& suite, const perf::HostContext&
                            csv->string(), host.run_id);
         return Outcome::skip;
     }
-    auto options = detail::gate_options(request.thresholds_dir, csv->parent_path(), host.run_id);
+    auto options = detail::gate_options(request.thresholds_dir, request.history_dir.empty() ? csv->parent_path() : request.history_dir, host.run_id);
     options.results = {csv->string()};
     auto report = gates::run_gate(options);
     if (!report) return report.error();

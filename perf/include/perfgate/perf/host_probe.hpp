@@ -15,6 +15,7 @@ struct HostProbeOptions {
     std::optional<std::string> runtime_kind;     // "mlxcel" | "llama.cpp": let the runtime name the device
     std::optional<std::string> runtime_binary;
     std::optional<std::string> runtime_model;
+    std::optional<std::string> host_tag;         // --host-tag: overrides the derived tag
 };
 
 // Probes this host (or the recorded one) now.

@@ -50,6 +50,7 @@ struct Observations {
 struct HeadroomChoice {
     std::optional<double> explicit_factor;   // --headroom / ProbeOptions
     std::string thresholds_dir;              // where thresholds/<host_tag>.json lives ("" = none)
+    std::optional<std::string> host_tag;     // --host-tag: replaces the derived tag (validated by the caller)
 };
 
 struct HostFacts;

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perfgate/core/expected.hpp"
 #include "perfgate/probes/host_facts.hpp"
 #include "perfgate/probes/observations.hpp"
 
@@ -21,7 +22,12 @@ struct ProbeOptions {
     std::chrono::milliseconds runtime_timeout{120000};
     std::optional<double> headroom_factor;           // overrides thresholds/ and the default
     std::string thresholds_dir = "thresholds";       // thresholds/<host_tag>.json "memory_headroom"
+    std::optional<std::string> host_tag;             // --host-tag: overrides the derived tag
 };
+
+// A --runtime kind and a --host-tag as the CLI received them: an error (a usage error, exit 2)
+// names what is wrong and lists the valid kinds or states the host-tag rule.
+Status check_probe_choices(const std::optional<std::string>& runtime_kind, const std::optional<std::string>& host_tag);
 
 // Fills the sysroot from PERFGATE_SYSROOT when `options.sysroot` was left at "/".
 ProbeOptions with_environment_defaults(ProbeOptions options);

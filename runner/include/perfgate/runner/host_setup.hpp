@@ -15,6 +15,7 @@ struct HostSource {
     std::string sysroot = "/";        // probe a recorded machine from this folder (a replay)
     std::string tool_path;            // PATH for the probe's tools
     std::string probe_runtime;        // KIND=BINARY: let this runtime name the device
+    std::string host_tag;             // overrides the probe's derived tag (validated like it)
 };
 
 // The facts with a date and a run id (taken now when the file has none).

@@ -25,6 +25,7 @@ struct SuiteRunRequest {
     std::filesystem::path vocab_dir;
     bool gate = false;                             // gate each recorded row against its baseline
     std::string thresholds_dir = "thresholds";
+    std::filesystem::path history_dir;             // earlier CSVs to gate against; empty: results_dir
     perf::ContentionMode contention = perf::ContentionMode::enforce;
     std::filesystem::path project_root;            // paths inside it are recorded relative to it
 };

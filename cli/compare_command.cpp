@@ -1,0 +1,77 @@
+// `perfgate compare A B`: two result files (perfgate or mlxcel CSVs, llama-bench -o json/jsonl/csv)
+// judged as the gate judges a run, with A as the baseline; exit 0 pass, 1 regressed/failed, 2 bad input.
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "perfgate/core/exit_codes.hpp"
+#include "perfgate/gates/render.hpp"
+#include "perfgate/perf/compare_files.hpp"
+
+namespace perfgate::cli {
+namespace {
+
+struct CompareArgs {
+    std::string baseline, current;
+    gates::GateOptions options;
+    std::string host = "unknown-host";
+    std::string format = "text";
+    std::string output;
+    std::string test = "welch-t";
+};
+
+int run_compare(CompareArgs& args) {
+    auto test = gates::stat_test_from_string(args.test);
+    auto format = gates::report_format_from_string(args.format);
+    if (!test || !format) {
+        fmt::print(stderr, "perfgate compare: unknown {}\n", !test ? "--test " + args.test : "--format " + args.format);
+        return exit_code::usage;
+    }
+    args.options.test = *test;
+    auto report = perf::compare_result_files(args.baseline, args.current, args.options, args.host);
+    if (!report) {
+        fmt::print(stderr, "perfgate compare: {}\n", report.error().message);
+        return exit_code::usage;
+    }
+    const std::string text = gates::render(*report, *format);
+    if (args.output.empty()) {
+        fmt::print("{}", text);
+    } else {
+        std::ofstream out(args.output, std::ios::binary);
+        out << text;
+        if (!out) {
+            fmt::print(stderr, "perfgate compare: cannot write {}\n", args.output);
+            return exit_code::usage;
+        }
+    }
+    return gates::exit_code(*report) == 0 ? exit_code::success : exit_code::regression;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app) {
+    auto args = std::make_shared<CompareArgs>();
+    auto& o = args->options;
+    auto* cmd = app.add_subcommand(
+        "compare",
+        "Judge result file B against result file A as the gate would (exit 0 pass, 1 regressed or failed, 2 bad input).\n"
+        "Either file: a perfgate or mlxcel CSV, or llama-bench's own -o json, -o jsonl or -o csv output.");
+    cmd->add_option("A", args->baseline, "Baseline result file")->required()->check(CLI::ExistingFile);
+    cmd->add_option("B", args->current, "Result file to judge")->required()->check(CLI::ExistingFile);
+    cmd->add_option("--format", args->format, "text | markdown | junit | json")->capture_default_str();
+    cmd->add_option("--output", args->output, "Write the report to this file instead of stdout");
+    cmd->add_option("--thresholds-dir", o.thresholds_dir,
+                    "Folder with default.json and <host_tag>.json (missing: the built-in defaults)")
+        ->capture_default_str();
+    cmd->add_option("--host", args->host, "Host tag of llama-bench files (they record none); picks thresholds/<host>.json")
+        ->capture_default_str();
+    cmd->add_option("--prompt-tolerance", o.prompt_tolerance, "Relative prompt-length difference allowed")
+        ->capture_default_str()->check(CLI::Range(0.0, 10.0));
+    cmd->add_option("--test", args->test, "Within-run test of the fallback rule: welch-t | mann-whitney-u")
+        ->capture_default_str();
+    cmd->callback([args] { exit_status = run_compare(*args); });
+}
+
+}  // namespace perfgate::cli

@@ -1,0 +1,83 @@
+# perfgate compare, prune, and the runtime-kind / host-tag options as a user runs them: exit codes
+# and messages (issue 15 items 3, 4, 5).
+#   cmake -DPERFGATE=<perfgate> -DSOURCE=<source dir> -DWORK_DIR=<scratch> -P compare_prune_cli_test.cmake
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(outputs "${SOURCE}/perf/tests/data/recorded/llama-bench-outputs")
+
+function(expect name code regex)
+  execute_process(COMMAND "${PERFGATE}" ${ARGN} WORKING_DIRECTORY "${WORK_DIR}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc STREQUAL "${code}")
+    message(FATAL_ERROR "${name}: exit ${rc}, expected ${code}\n${out}${err}")
+  endif()
+  if(NOT "${out}${err}" MATCHES "${regex}")
+    message(FATAL_ERROR "${name}: output does not match '${regex}':\n${out}${err}")
+  endif()
+  message(STATUS "ok: ${name} (exit ${rc})")
+endfunction()
+
+# compare: the gate's verdicts and exit codes.
+expect("compare json with itself" 0 "unchanged.*gate: PASS" compare "${outputs}/run-a.json" "${outputs}/run-a.json"
+       --thresholds-dir "${SOURCE}/thresholds")
+expect("compare csv against jsonl, markdown" 0 "## perfgate" compare "${outputs}/run-a.csv" "${outputs}/run-b.jsonl"
+       --thresholds-dir "${SOURCE}/thresholds" --format markdown)
+# run-a.json with the tg test's rates (its second test object) divided by ten. CMake has no
+# floating point: the decimal point moves one place (22.7607 -> 2.27607).
+file(READ "${outputs}/run-a.json" a_json)
+set(slow "${a_json}")
+foreach(i RANGE 0 2)
+  string(JSON s GET "${a_json}" 1 samples_ts ${i})
+  string(REGEX REPLACE "^([0-9])([0-9]*)\\.([0-9]*)$" "0.\\1\\2\\3" s10 "${s}")
+  string(JSON slow SET "${slow}" 1 samples_ts ${i} "${s10}")
+endforeach()
+string(JSON tg_avg GET "${a_json}" 1 avg_ts)
+string(REGEX REPLACE "^([0-9])([0-9]*)\\.([0-9]*)$" "0.\\1\\2\\3" avg10 "${tg_avg}")
+string(JSON slow SET "${slow}" 1 avg_ts "${avg10}")
+file(WRITE "${WORK_DIR}/slow.json" "${slow}")
+expect("compare: decode fell to a tenth or less" 1 "regressed.*decode_tok_s.*gate: FAIL" compare "${outputs}/run-a.json"
+       "${WORK_DIR}/slow.json" --thresholds-dir "${SOURCE}/thresholds")
+expect("compare: junit failure with a body" 1 "<failure type=\"regressed\"[^>]*>[^<]+</failure>" compare
+       "${outputs}/run-a.json" "${WORK_DIR}/slow.json" --thresholds-dir "${SOURCE}/thresholds" --format junit)
+file(WRITE "${WORK_DIR}/garbage.jsonl" "{\"n_prompt\": 32}\nnot json\n")
+expect("compare: bad llama-bench line" 2 "garbage.jsonl:2: llama-bench JSONL" compare "${outputs}/run-a.json"
+       "${WORK_DIR}/garbage.jsonl")
+expect("compare: missing file" 2 "no-such-file" compare "${outputs}/run-a.json" "${WORK_DIR}/no-such-file.json")
+
+# prune: removes a run, keeps the rest byte for byte; an unknown run id is an error.
+set(csv "${WORK_DIR}/cpu_box_2026-12-01.csv")
+file(READ "${SOURCE}/benchmarks/cpu_cpu-epyc_2026-11-29.csv" committed)
+file(WRITE "${csv}" "${committed}")
+expect("prune: unknown run id" 2 "no row of run no-such-run found" prune --run-id no-such-run --results "${csv}")
+expect("prune: neither --results nor --benchmarks-dir" 2 "give --results CSV or --benchmarks-dir DIR" prune --run-id x)
+file(READ "${csv}" after)
+if(NOT after STREQUAL committed)
+  message(FATAL_ERROR "prune of an unknown run changed the file")
+endif()
+# The committed cpu baseline holds two runs of five rows; pruning the second leaves exactly the
+# header and the first run's lines.
+expect("prune: the second run" 0 "5 rows of run 20261129T193653-490 removed" prune --run-id 20261129T193653-490
+       --benchmarks-dir "${WORK_DIR}")
+file(STRINGS "${SOURCE}/benchmarks/cpu_cpu-epyc_2026-11-29.csv" lines)
+set(expected "")
+foreach(line IN LISTS lines)
+  if(NOT line MATCHES "20261129T193653-490")
+    string(APPEND expected "${line}\n")
+  endif()
+endforeach()
+file(READ "${csv}" after)
+if(NOT after STREQUAL expected)
+  message(FATAL_ERROR "prune: the file is not the original without the run's lines")
+endif()
+message(STATUS "ok: prune kept every other byte")
+
+# probe and run: the suites' runtime kinds are accepted, unknown kinds and bad host tags are exit 2.
+expect("probe --runtime unknown" 2 "unknown runtime kind \"llamabench\"; valid kinds: llama-bench, mlxcel"
+       probe --runtime llamabench --runtime-binary /bin/true)
+expect("probe --runtime llama-bench" 0 "host " probe --runtime llama-bench --runtime-binary /bin/true)
+expect("probe --host-tag bad" 2 "--host-tag \"Bad_Tag\" is not a host tag" probe --host-tag Bad_Tag)
+expect("probe --host-tag good" 0 "host my-box-2 " probe --host-tag my-box-2)
+expect("run --probe-runtime unknown" 2 "unknown runtime kind \"nope\"" run --suite "${SOURCE}/perf/suites/cpu.json"
+       --write-host "${WORK_DIR}/host.json" --probe-runtime nope=/bin/true)
+expect("run --host-tag" 0 "host my-box-2 " run --suite "${SOURCE}/perf/suites/cpu.json" --write-host "${WORK_DIR}/host.json"
+       --host-tag my-box-2)

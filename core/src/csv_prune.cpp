@@ -1,0 +1,183 @@
+#include "perfgate/core/csv_prune.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace perfgate {
+namespace {
+
+// One CSV record as it lies in the text: [begin, end) including its line ending, and its fields
+// unquoted. A quoted field may span lines, so records are found by scanning quotes, not lines.
+struct RawRecord {
+    std::size_t begin = 0, end = 0, line = 0;
+    std::vector<std::string> fields;
+};
+
+Expected<RawRecord> next_record(std::string_view text, std::size_t pos, std::size_t line, const std::string& name) {
+    RawRecord r;
+    r.begin = pos;
+    r.line = line;
+    r.fields.emplace_back();
+    bool quoted = false;
+    for (; pos < text.size(); ++pos) {
+        const char c = text[pos];
+        if (quoted) {
+            if (c == '"' && pos + 1 < text.size() && text[pos + 1] == '"') r.fields.back() += '"', ++pos;
+            else if (c == '"') quoted = false;
+            else r.fields.back() += c;
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            r.fields.emplace_back();
+        } else if (c == '\n') {
+            r.end = pos + 1;
+            if (!r.fields.back().empty() && r.fields.back().back() == '\r') r.fields.back().pop_back();
+            return r;
+        } else {
+            r.fields.back() += c;
+        }
+    }
+    if (quoted) return make_error(fmt::format("{}:{}: unterminated quoted field", name, line));
+    if (!r.fields.back().empty() && r.fields.back().back() == '\r') r.fields.back().pop_back();
+    r.end = text.size();
+    return r;
+}
+
+std::size_t lines_in(std::string_view text, std::size_t begin, std::size_t end) {
+    std::size_t n = 0;
+    for (std::size_t i = begin; i < end; ++i) n += text[i] == '\n';
+    return n;
+}
+
+std::string errno_text() { return std::strerror(errno); }
+
+class Fd {
+public:
+    explicit Fd(int fd) : fd_(fd) {}
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+Status write_all(int fd, const std::string& bytes, const std::string& path) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return make_error(fmt::format("{}: write failed: {}", path, n < 0 ? errno_text() : "short write"));
+        done += static_cast<std::size_t>(n);
+    }
+    return Ok{};
+}
+
+}  // namespace
+
+Expected<PrunedText> prune_run_from_text(std::string_view text, const std::string& run_id, const std::string& name) {
+    if (text.empty()) return make_error(name + ":1: the file is empty (no header)");
+    auto header = next_record(text, 0, 1, name);
+    if (!header) return header.error();
+    std::size_t column = header->fields.size();
+    for (std::size_t i = 0; i < header->fields.size(); ++i)
+        if (header->fields[i] == "run_id") column = i;
+    if (column == header->fields.size())
+        return make_error(name + ":1: no run_id column: only perfgate's own CSVs record runs (mlxcel files have one "
+                                 "run per file)");
+    PrunedText out;
+    out.text.append(text.substr(0, header->end));
+    std::size_t pos = header->end, line = 1 + lines_in(text, 0, header->end);
+    while (pos < text.size()) {
+        auto record = next_record(text, pos, line, name);
+        if (!record) return record.error();
+        const bool blank = record->fields.size() == 1 && record->fields[0].empty();
+        if (!blank && record->fields.size() != header->fields.size())
+            return make_error(fmt::format("{}:{}: {} fields, the header has {}", name, record->line,
+                                          record->fields.size(), header->fields.size()));
+        if (!blank && record->fields[column] == run_id) ++out.removed;
+        else out.text.append(text.substr(record->begin, record->end - record->begin));
+        line += lines_in(text, record->begin, record->end);
+        pos = record->end;
+    }
+    return out;
+}
+
+Expected<std::size_t> prune_run_locked(const std::string& path, const std::string& run_id) {
+    if (run_id.empty()) return make_error("prune: an empty run id matches nothing");
+    Fd fd(::open(path.c_str(), O_RDWR | O_CLOEXEC));
+    if (fd.get() < 0) return make_error(fmt::format("{}: cannot open: {}", path, errno_text()));
+    // The appenders' lock: no row is appended between reading the file and replacing it.
+    if (::flock(fd.get(), LOCK_EX) != 0) return make_error(fmt::format("{}: cannot lock: {}", path, errno_text()));
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return make_error(fmt::format("{}: cannot stat: {}", path, errno_text()));
+    std::string text(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t got = 0;
+    while (got < text.size()) {
+        ssize_t n = ::pread(fd.get(), text.data() + got, text.size() - got, static_cast<off_t>(got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return make_error(fmt::format("{}: cannot read: {}", path, n < 0 ? errno_text() : "short read"));
+        got += static_cast<std::size_t>(n);
+    }
+    auto pruned = prune_run_from_text(text, run_id, path);
+    if (!pruned) return pruned.error();
+    if (pruned->removed == 0) return std::size_t{0};
+
+    const std::filesystem::path target(path);
+    const auto folder = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    std::string temp = (folder / ("." + target.filename().string() + ".prune-XXXXXX")).string();
+    Fd out(::mkstemp(temp.data()));
+    if (out.get() < 0) return make_error(fmt::format("{}: cannot create a temporary file beside it: {}", path, errno_text()));
+    auto fail = [&](Error e) -> Expected<std::size_t> {
+        ::unlink(temp.c_str());
+        return e;
+    };
+    if (::fchmod(out.get(), st.st_mode & 07777) != 0) return fail(make_error(fmt::format("{}: chmod: {}", temp, errno_text())));
+    if (auto w = write_all(out.get(), pruned->text, temp); !w) return fail(w.error());
+    if (::fsync(out.get()) != 0) return fail(make_error(fmt::format("{}: fsync failed: {}", temp, errno_text())));
+    if (::rename(temp.c_str(), path.c_str()) != 0)
+        return fail(make_error(fmt::format("{}: cannot replace it: {}", path, errno_text())));
+    // The rename itself must survive a crash.
+    Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.get() >= 0) ::fsync(dir.get());
+    return pruned->removed;
+}
+
+Expected<std::vector<PrunedFile>> prune_run_in_folder(const std::string& folder, const std::string& run_id) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec)) return make_error(folder + ": no such folder");
+    std::vector<std::string> csvs;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
+        if (entry.is_regular_file() && entry.path().extension() == ".csv") csvs.push_back(entry.path().string());
+    if (ec) return make_error(folder + ": cannot list: " + ec.message());
+    std::sort(csvs.begin(), csvs.end());
+    std::vector<PrunedFile> pruned;
+    for (const auto& csv : csvs) {
+        // Only files that mention the id are opened for writing; the others are not perfgate's or
+        // hold other runs.
+        std::ifstream in(csv, std::ios::binary);
+        std::ostringstream s;
+        s << in.rdbuf();
+        if (s.str().find(run_id) == std::string::npos) continue;
+        auto n = prune_run_locked(csv, run_id);
+        if (!n) return n.error();
+        if (*n > 0) pruned.push_back({csv, *n});
+    }
+    return pruned;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,36 @@
+#pragma once
+// Any result file perfgate reads, as rows of the results model: perfgate's CSVs and every mlxcel
+// generation (core's reader), and llama-bench's own -o json, -o jsonl and -o csv output.
+#include <string>
+#include <vector>
+
+#include "perfgate/core/expected.hpp"
+#include "perfgate/core/result_row.hpp"
+#include "perfgate/perf/llama_bench_tests.hpp"
+
+namespace perfgate::perf {
+
+enum class ResultFileFormat { results_csv, llama_bench_json, llama_bench_jsonl, llama_bench_csv };
+const char* to_string(ResultFileFormat format);
+
+struct ReadResultFile {
+    ResultFileFormat format = ResultFileFormat::results_csv;
+    std::vector<ResultRow> rows;
+};
+
+// Which format `path` holds: its first line (llama-bench's CSV header starts with build_commit),
+// else its first character ('[': a JSON array, '{': JSON lines), else a results CSV.
+Expected<ResultFileFormat> detect_result_file_format(const std::string& path);
+
+// Reads the file in its format. llama-bench rows get runtime "llama-bench", the backend from
+// "backends", the model from the model file's name, and `host` (llama-bench does not name one).
+Expected<ReadResultFile> read_result_file(const std::string& path, const std::string& host);
+
+// llama-bench's tests as rows: one row per model and configuration, its k-th prompt-processing
+// test as prefill and its k-th text-generation test as decode (llama-bench runs -p and -n lists
+// in order). When one file holds several configurations of a model, the parameters that differ
+// are appended to the model name ("m [n_threads=4]"), so each configuration is its own pair.
+Expected<std::vector<ResultRow>> llama_bench_rows(const std::vector<LlamaBenchTest>& tests, const std::string& origin,
+                                                  const std::string& host);
+
+}  // namespace perfgate::perf

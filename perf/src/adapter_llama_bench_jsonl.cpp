@@ -1,0 +1,30 @@
+// llama-bench -o jsonl: one JSON object per line, the same fields as -o json.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "llama_bench_record.hpp"
+#include "perfgate/core/text.hpp"
+
+namespace perfgate::perf {
+
+Expected<std::vector<LlamaBenchTest>> parse_llama_bench_jsonl(std::string_view text, const std::string& origin) {
+    std::vector<LlamaBenchTest> tests;
+    std::size_t line = 0, start = 0;
+    while (start < text.size()) {
+        const auto end = std::min(text.find('\n', start), text.size());
+        ++line;
+        const auto content = trim(text.substr(start, end - start));
+        start = end + 1;
+        if (content.empty()) continue;
+        const auto object = nlohmann::json::parse(content, nullptr, false);
+        if (object.is_discarded() || !object.is_object())
+            return make_error(fmt::format("{}:{}: llama-bench JSONL: the line is not one JSON object: {}", origin, line,
+                                          printable_excerpt(content, 80)));
+        tests.push_back(detail::llama_bench_test_from_json(object, line));
+    }
+    if (tests.empty()) return make_error(origin + ":1: llama-bench JSONL: no test records");
+    return tests;
+}
+
+}  // namespace perfgate::perf

@@ -1,0 +1,97 @@
+#include "perfgate/perf/compare_files.hpp"
+
+#include <fmt/format.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "perfgate/core/csv.hpp"
+#include "perfgate/perf/result_files.hpp"
+
+namespace perfgate::perf {
+namespace {
+
+// A private scratch folder, removed when the comparison is done. The gate's explicit baseline is
+// a file, so converted llama-bench rows are written there in perfgate's schema; it is also the
+// (otherwise empty) history folder, so no unrelated CSV of the working directory is read.
+class ScratchFolder {
+public:
+    static Expected<ScratchFolder> make() {
+        std::error_code ec;
+        auto base = std::filesystem::temp_directory_path(ec);
+        if (ec) return make_error("compare: no temporary folder: " + ec.message());
+        std::string pattern = (base / "perfgate-compare-XXXXXX").string();
+        if (!::mkdtemp(pattern.data())) return make_error("compare: cannot create a folder in " + base.string());
+        return ScratchFolder(pattern);
+    }
+    ScratchFolder(ScratchFolder&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
+    ScratchFolder(const ScratchFolder&) = delete;
+    ~ScratchFolder() {
+        std::error_code ec;
+        if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+    }
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    explicit ScratchFolder(std::filesystem::path p) : path_(std::move(p)) {}
+    std::filesystem::path path_;
+};
+
+// The converted rows as a perfgate CSV named <backend>_<host>_<date>.csv, the name the gate reads
+// a series, host and date from.
+Expected<std::string> write_rows(const std::filesystem::path& folder, const std::vector<ResultRow>& rows) {
+    const auto& first = rows.front();
+    const auto path = folder / fmt::format("{}_{}_{}.csv", first.backend, first.host, first.date);
+    std::ofstream out(path, std::ios::binary);
+    out << perfgate_header_line() << '\n';
+    for (const auto& r : rows) out << format_result_row(r);
+    if (!out) return make_error(path.string() + ": cannot write the converted baseline");
+    return path.string();
+}
+
+}  // namespace
+
+Expected<gates::GateReport> compare_result_files(const std::string& baseline, const std::string& current,
+                                                 gates::GateOptions options, const std::string& host) {
+    auto a = read_result_file(baseline, host);
+    if (!a) return a.error();
+    auto b = read_result_file(current, host);
+    if (!b) return b.error();
+    if (a->rows.empty()) return make_error(baseline + ": no result rows");
+    if (b->rows.empty()) return make_error(current + ": no result rows");
+
+    auto scratch = ScratchFolder::make();
+    if (!scratch) return scratch.error();
+    options.benchmarks_dir = scratch->path().string();
+    options.baseline_ref.reset();  // two files on disk: nothing is read from git
+    if (a->format == ResultFileFormat::results_csv) {
+        options.baseline = baseline;
+    } else {
+        auto written = write_rows(scratch->path(), a->rows);
+        if (!written) return written.error();
+        options.baseline = *written;
+    }
+    Expected<gates::GateReport> report = make_error("");
+    if (b->format == ResultFileFormat::results_csv) {
+        options.results = {current};
+        report = gates::run_gate(options);
+    } else {
+        report = gates::gate_rows(b->rows, options);
+    }
+    if (!report) return report.error();
+    if (a->format != ResultFileFormat::results_csv) {
+        // The scratch file is gone when the report is read: name A, where the rows came from.
+        auto name_a = [&](std::string& text) {
+            const auto at = text.find(*options.baseline);
+            if (at != std::string::npos) text.replace(at, options.baseline->size(), baseline);
+        };
+        for (auto& note : report->notes) name_a(note);
+        for (auto& pair : report->pairs) name_a(pair.baseline_source);
+    }
+    report->notes.push_back(fmt::format("compare: baseline {} ({}), run {} ({})", baseline, to_string(a->format),
+                                        current, to_string(b->format)));
+    return report;
+}
+
+}  // namespace perfgate::perf

@@ -1,0 +1,187 @@
+#include "perfgate/perf/result_files.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "perfgate/core/csv.hpp"
+#include "perfgate/core/text.hpp"
+
+namespace perfgate::perf {
+namespace {
+
+Expected<std::string> slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return make_error(path + ": cannot read the file");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// llama-bench's "backends" ("CPU", "ROCm", "CUDA", "Metal,BLAS", "Vulkan") as a perfgate backend.
+std::string backend_of(const std::string& backends) {
+    std::string lower;
+    for (char c : backends) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* b : {"rocm", "cuda", "metal", "vulkan"})
+        if (lower.find(b) != std::string::npos) return b;
+    return "cpu";
+}
+
+std::string model_name_of(const LlamaBenchTest& t) {
+    std::string name = std::filesystem::path(t.model_filename).filename().string();
+    if (name.size() > 5 && name.ends_with(".gguf")) name.resize(name.size() - 5);
+    return name.empty() ? t.model_type : name;
+}
+
+std::string join(const std::vector<std::string>& parts, const char* sep) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+    return out;
+}
+
+Status check_rate(const LlamaBenchTest& t, const std::string& origin) {
+    auto bad = [](double v) { return !std::isfinite(v) || v < 0; };
+    bool wrong = (t.avg_ts && bad(*t.avg_ts)) || (t.avg_ns && bad(*t.avg_ns));
+    for (double v : t.samples_ts) wrong = wrong || bad(v);
+    if (wrong) return make_error(fmt::format("{}:{}: llama-bench: a rate or duration that is negative or not finite", origin, t.line));
+    if (!t.avg_ts) return make_error(fmt::format("{}:{}: llama-bench: a test without avg_ts or samples_ts", origin, t.line));
+    return Ok{};
+}
+
+ResultRow base_row(const LlamaBenchTest& t, const std::string& origin, const std::string& host) {
+    ResultRow r;
+    r.model_path = t.model_filename;
+    r.runtime = "llama-bench";
+    r.backend = backend_of(t.backends);
+    r.host = host;
+    r.date = t.test_time.substr(0, 10);
+    r.timestamp = t.test_time;
+    r.runtime_commit = t.build_commit;
+    r.runtime_version = t.build_number;
+    r.device = !t.gpu_info.empty() ? t.gpu_info : t.cpu_info;
+    r.cpu_model = t.cpu_info;
+    r.model_bytes = t.model_size;
+    if (auto space = t.model_type.find_last_of(' '); space != std::string::npos) r.format = t.model_type.substr(space + 1);
+    r.batch = 1;  // llama-bench measures one sequence; n_batch is its logical batch size, kept in flags
+    r.flags = join(t.configuration, " ");
+    r.source_file = origin;
+    r.source_line = t.line;
+    return r;
+}
+
+}  // namespace
+
+const char* to_string(ResultFileFormat format) {
+    switch (format) {
+        case ResultFileFormat::results_csv: return "results CSV";
+        case ResultFileFormat::llama_bench_json: return "llama-bench -o json";
+        case ResultFileFormat::llama_bench_jsonl: return "llama-bench -o jsonl";
+        case ResultFileFormat::llama_bench_csv: return "llama-bench -o csv";
+    }
+    return "results CSV";
+}
+
+Expected<ResultFileFormat> detect_result_file_format(const std::string& path) {
+    auto text = slurp(path);
+    if (!text) return text.error();
+    const auto body = trim(*text);
+    if (body.starts_with("build_commit,") || body.starts_with("\"build_commit\",")) return ResultFileFormat::llama_bench_csv;
+    if (body.starts_with("[")) return ResultFileFormat::llama_bench_json;
+    if (body.starts_with("{")) return ResultFileFormat::llama_bench_jsonl;
+    return ResultFileFormat::results_csv;
+}
+
+Expected<std::vector<ResultRow>> llama_bench_rows(const std::vector<LlamaBenchTest>& tests, const std::string& origin,
+                                                  const std::string& host) {
+    // Groups in first-seen order: model file, then the configuration text.
+    std::vector<std::pair<std::string, std::string>> order;
+    std::map<std::pair<std::string, std::string>, std::pair<std::vector<const LlamaBenchTest*>, std::vector<const LlamaBenchTest*>>> groups;
+    std::map<std::string, std::set<std::string>> configurations_of_model;
+    for (const auto& t : tests) {
+        if (!t.is_prefill() && !t.is_decode()) continue;  // -pg tests: no headline number
+        if (auto st = check_rate(t, origin); !st) return st.error();
+        const std::pair key{model_name_of(t), join(t.configuration, " ")};
+        if (!groups.count(key)) order.push_back(key);
+        auto& [pp, tg] = groups[key];
+        (t.is_prefill() ? pp : tg).push_back(&t);
+        configurations_of_model[key.first].insert(key.second);
+    }
+    if (order.empty()) return make_error(origin + ":1: llama-bench: no prompt-processing or text-generation test");
+
+    std::vector<ResultRow> rows;
+    for (const auto& key : order) {
+        const auto& [pp, tg] = groups[key];
+        std::string model = key.first;
+        if (configurations_of_model[key.first].size() > 1) {
+            // Name the parameters that tell this configuration from the model's others.
+            std::map<std::string, std::set<std::string>> values;
+            for (const auto& [other, _] : groups)
+                if (other.first == key.first)
+                    for (const auto* t : groups[other].first.empty() ? groups[other].second : groups[other].first)
+                        for (const auto& kv : t->configuration) values[kv.substr(0, kv.find('='))].insert(kv);
+            std::vector<std::string> differing;
+            const auto* first = pp.empty() ? tg.front() : pp.front();
+            for (const auto& kv : first->configuration)
+                if (values[kv.substr(0, kv.find('='))].size() > 1) differing.push_back(kv);
+            model += " [" + join(differing, ",") + "]";
+        }
+        for (std::size_t k = 0; k < std::max(pp.size(), tg.size()); ++k) {
+            const LlamaBenchTest* first = k < pp.size() ? pp[k] : tg[k];
+            ResultRow r = base_row(*first, origin, host);
+            r.model = model;
+            if (k < pp.size()) {
+                r.prompt_tokens = pp[k]->n_prompt;
+                r.prompt_target_len = pp[k]->n_prompt;
+                r.prefill_tok_s = pp[k]->avg_ts;
+                if (pp[k]->avg_ns) r.prefill_ms = *pp[k]->avg_ns / 1e6;
+                r.prefill_tok_s_samples = pp[k]->samples_ts;
+            }
+            if (k < tg.size()) {
+                r.generated_tokens = tg[k]->n_gen;
+                r.max_tokens = tg[k]->n_gen;
+                r.decode_tok_s = tg[k]->avg_ts;
+                if (tg[k]->avg_ns) r.decode_ms = *tg[k]->avg_ns / 1e6;
+                r.decode_tok_s_samples = tg[k]->samples_ts;
+            }
+            const auto n = std::max(r.prefill_tok_s_samples.size(), r.decode_tok_s_samples.size());
+            if (n > 0) r.repetitions = static_cast<std::int64_t>(n);
+            rows.push_back(std::move(r));
+        }
+    }
+    return rows;
+}
+
+Expected<ReadResultFile> read_result_file(const std::string& path, const std::string& host) {
+    auto format = detect_result_file_format(path);
+    if (!format) return format.error();
+    ReadResultFile out;
+    out.format = *format;
+    if (*format == ResultFileFormat::results_csv) {
+        auto file = read_results_csv(path);
+        if (!file) return file.error();
+        out.rows = std::move(file->rows);
+        return out;
+    }
+    auto text = slurp(path);
+    if (!text) return text.error();
+    if (auto defect = find_binary_or_invalid_utf8(*text))
+        return make_error(fmt::format("{}:{}: {}: not text", path, defect->line, defect->what));
+    Expected<std::vector<LlamaBenchTest>> tests = make_error("");
+    switch (*format) {
+        case ResultFileFormat::llama_bench_json: tests = parse_llama_bench_json_tests(*text, path); break;
+        case ResultFileFormat::llama_bench_jsonl: tests = parse_llama_bench_jsonl(*text, path); break;
+        default: tests = parse_llama_bench_csv(*text, path); break;
+    }
+    if (!tests) return tests.error();
+    auto rows = llama_bench_rows(*tests, path, host);
+    if (!rows) return rows.error();
+    out.rows = std::move(*rows);
+    return out;
+}
+
+}  // namespace perfgate::perf

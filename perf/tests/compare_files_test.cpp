@@ -1,0 +1,206 @@
+// perfgate compare on real llama-bench output (-o json, -o jsonl, -o csv of the pinned llama-bench
+// on the forged tiny-llama-ci model; perf/tests/data/recorded/README.md) and on perfgate CSVs.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "perfgate/core/csv.hpp"
+#include "perfgate/gates/gate.hpp"
+#include "perfgate/perf/compare_files.hpp"
+#include "perfgate/perf/result_files.hpp"
+#include "perfgate/perf/suite.hpp"
+#include "perfgate/probes/runtime_kinds.hpp"
+#include "test_support.hpp"
+
+using namespace perfgate;
+using namespace perfgate::perf;
+namespace fs = std::filesystem;
+
+namespace {
+std::string outputs(const std::string& name) { return (test::data() / "recorded/llama-bench-outputs" / name).string(); }
+
+gates::GateOptions gate_defaults() {
+    gates::GateOptions o;
+    o.thresholds_dir = (test::source() / "thresholds").string();
+    return o;
+}
+
+void write(const fs::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+// run-a.json with every text-generation rate divided by ten. Its repetitions scatter widely (a
+// shared 2-core machine), so a smaller drop is honestly inconclusive under the fallback rule.
+std::string decode_fell_to_a_tenth() {
+    auto doc = nlohmann::json::parse(test::slurp(outputs("run-a.json")));
+    for (auto& t : doc)
+        if (t["n_gen"].get<int>() > 0) {
+            t["avg_ts"] = t["avg_ts"].get<double>() / 10;
+            for (auto& s : t["samples_ts"]) s = s.get<double>() / 10;
+        }
+    return doc.dump(2);
+}
+}  // namespace
+
+TEST_CASE("llama-bench json, jsonl and csv of one kind of run read as the same rows", "[compare][llama-bench]") {
+    for (const char* run : {"run-a", "run-b"}) {
+        auto json = read_result_file(outputs(std::string(run) + ".json"), "h");
+        auto jsonl = read_result_file(outputs(std::string(run) + ".jsonl"), "h");
+        auto csv = read_result_file(outputs(std::string(run) + ".csv"), "h");
+        REQUIRE(json);
+        REQUIRE(jsonl);
+        REQUIRE(csv);
+        CHECK(json->format == ResultFileFormat::llama_bench_json);
+        CHECK(jsonl->format == ResultFileFormat::llama_bench_jsonl);
+        CHECK(csv->format == ResultFileFormat::llama_bench_csv);
+        for (const auto* f : {&*json, &*jsonl, &*csv}) {
+            REQUIRE(f->rows.size() == 1);
+            const auto& r = f->rows[0];
+            CHECK(r.model == "tiny-llama-ci-Q8_0-0b867dabe9a5bcd4");
+            CHECK(r.runtime == "llama-bench");
+            CHECK(r.backend == "cpu");
+            CHECK(r.host == "h");
+            CHECK(r.prompt_tokens == 32);
+            CHECK(r.generated_tokens == 8);
+            CHECK(r.format == "Q8_0");
+            CHECK(r.runtime_commit == "de3ff81");
+            CHECK(r.date == "2026-12-01");
+            REQUIRE(r.decode_tok_s);
+            REQUIRE(r.prefill_tok_s);
+        }
+        // The three were separate runs of llama-bench: only the shape is shared, but each file's
+        // own numbers come through (the json samples average to its avg_ts).
+        const auto& j = json->rows[0];
+        REQUIRE(j.decode_tok_s_samples.size() == 3);
+        CHECK(*j.decode_tok_s == Approx((j.decode_tok_s_samples[0] + j.decode_tok_s_samples[1] + j.decode_tok_s_samples[2]) / 3).epsilon(0.01));
+        CHECK(csv->rows[0].decode_tok_s_samples.empty());  // -o csv prints no samples
+    }
+}
+
+TEST_CASE("compare: a file against itself is unchanged in every format", "[compare]") {
+    for (const char* f : {"run-a.json", "run-a.jsonl", "run-a.csv"}) {
+        auto report = compare_result_files(outputs(f), outputs(f), gate_defaults(), "h");
+        REQUIRE(report);
+        REQUIRE(report->pairs.size() == 1);
+        CHECK(report->pairs[0].verdict == gates::Verdict::unchanged);
+        CHECK(gates::exit_code(*report) == 0);
+        // The report names A, not the scratch copy it was converted into.
+        CHECK_THAT(report->pairs[0].baseline_source, Catch::Contains(f));
+    }
+}
+
+TEST_CASE("compare: decode fallen to a tenth is regressed, with a json or csv baseline", "[compare]") {
+    const auto dir = test::temp_dir("compare-regressed");
+    write(dir / "slow.json", decode_fell_to_a_tenth());
+    for (const char* a : {"run-a.json", "run-a.csv"}) {
+        auto report = compare_result_files(outputs(a), (dir / "slow.json").string(), gate_defaults(), "h");
+        REQUIRE(report);
+        REQUIRE(report->pairs.size() == 1);
+        CHECK(report->pairs[0].verdict == gates::Verdict::regressed);
+        CHECK(gates::exit_code(*report) == 1);
+    }
+}
+
+TEST_CASE("compare gives the gate's verdicts: the same files through gates::run_gate", "[compare]") {
+    // Both llama-bench runs written as perfgate CSVs; the gate with A as --baseline must agree
+    // with compare on the raw llama-bench files, metric by metric.
+    const auto dir = test::temp_dir("compare-vs-gate");
+    auto a = read_result_file(outputs("run-a.json"), "h");
+    auto b = read_result_file(outputs("run-b.json"), "h");
+    REQUIRE(a);
+    REQUIRE(b);
+    std::string text_a = perfgate_header_line() + "\n", text_b = text_a;
+    for (const auto& r : a->rows) text_a += format_result_row(r);
+    for (const auto& r : b->rows) text_b += format_result_row(r);
+    fs::create_directories(dir / "a");
+    fs::create_directories(dir / "b");
+    write(dir / "a/cpu_h_2026-12-01.csv", text_a);
+    write(dir / "b/cpu_h_2026-12-01.csv", text_b);
+
+    auto options = gate_defaults();
+    options.baseline = (dir / "a/cpu_h_2026-12-01.csv").string();
+    options.results = {(dir / "b/cpu_h_2026-12-01.csv").string()};
+    options.benchmarks_dir = (dir / "a").string();
+    auto gated = gates::run_gate(options);
+    auto compared = compare_result_files(outputs("run-a.json"), outputs("run-b.json"), gate_defaults(), "h");
+    auto csv_compared = compare_result_files((dir / "a/cpu_h_2026-12-01.csv").string(),
+                                             (dir / "b/cpu_h_2026-12-01.csv").string(), gate_defaults(), "h");
+    REQUIRE(gated);
+    REQUIRE(compared);
+    REQUIRE(csv_compared);
+    for (const auto* r : {&*compared, &*csv_compared}) {
+        REQUIRE(r->pairs.size() == gated->pairs.size());
+        CHECK(r->pairs[0].verdict == gated->pairs[0].verdict);
+        REQUIRE(r->pairs[0].metrics.size() == gated->pairs[0].metrics.size());
+        for (std::size_t i = 0; i < gated->pairs[0].metrics.size(); ++i) {
+            CHECK(r->pairs[0].metrics[i].verdict == gated->pairs[0].metrics[i].verdict);
+            CHECK(r->pairs[0].metrics[i].change == gated->pairs[0].metrics[i].change);
+        }
+        CHECK(gates::exit_code(*r) == gates::exit_code(*gated));
+    }
+}
+
+TEST_CASE("compare: an mlxcel CSV against itself passes through the gate unchanged", "[compare]") {
+    const auto csv = (test::fixtures() / "mlxcel-benchmarks/rocm_strixhalo-gfx1151_2026-09-30.csv").string();
+    auto report = compare_result_files(csv, csv, gate_defaults(), "h");
+    REQUIRE(report);
+    CHECK(report->count(gates::Verdict::unchanged) == report->pairs.size());
+    CHECK(gates::exit_code(*report) == 0);
+}
+
+TEST_CASE("llama-bench readers name the file and line of bad input", "[compare][llama-bench]") {
+    const auto dir = test::temp_dir("llama-bench-bad");
+    const auto csv_text = test::slurp(outputs("run-a.csv"));
+    write(dir / "short.csv", csv_text + "\"de3ff81\",\"1\"\n");
+    auto short_row = read_result_file((dir / "short.csv").string(), "h");
+    REQUIRE_FALSE(short_row);
+    CHECK_THAT(short_row.error().message, Catch::Contains("short.csv:4: llama-bench CSV: 2 fields, the header has 41"));
+
+    write(dir / "bad.jsonl", test::slurp(outputs("run-a.jsonl")) + "{not json\n");
+    auto bad_line = read_result_file((dir / "bad.jsonl").string(), "h");
+    REQUIRE_FALSE(bad_line);
+    CHECK_THAT(bad_line.error().message, Catch::Contains("bad.jsonl:3: llama-bench JSONL"));
+
+    auto doc = nlohmann::json::parse(test::slurp(outputs("run-a.json")));
+    doc[1]["avg_ts"] = -1.0;
+    write(dir / "negative.json", doc.dump(2));
+    auto negative = read_result_file((dir / "negative.json").string(), "h");
+    REQUIRE_FALSE(negative);
+    CHECK_THAT(negative.error().message, Catch::Contains("negative.json:"));
+    CHECK_THAT(negative.error().message, Catch::Contains("negative or not finite"));
+}
+
+TEST_CASE("several configurations of one model in one llama-bench file are separate pairs", "[compare][llama-bench]") {
+    // run-a.jsonl twice, the second copy as if run with -t 2: the thread count names the pair.
+    std::string text;
+    for (int threads : {1, 2}) {
+        std::istringstream lines(test::slurp(outputs("run-a.jsonl")));
+        for (std::string line; std::getline(lines, line);) {
+            auto o = nlohmann::json::parse(line);
+            o["n_threads"] = threads;
+            text += o.dump() + "\n";
+        }
+    }
+    auto tests = parse_llama_bench_jsonl(text, "two.jsonl");
+    REQUIRE(tests);
+    auto rows = llama_bench_rows(*tests, "two.jsonl", "h");
+    REQUIRE(rows);
+    REQUIRE(rows->size() == 2);
+    CHECK((*rows)[0].model == "tiny-llama-ci-Q8_0-0b867dabe9a5bcd4 [n_threads=1]");
+    CHECK((*rows)[1].model == "tiny-llama-ci-Q8_0-0b867dabe9a5bcd4 [n_threads=2]");
+}
+
+TEST_CASE("one list of runtime kinds: every manifest kind is a probe kind", "[runtime-kind]") {
+    // The manifest's kinds (perf::RuntimeKind) and the probe's list must not drift apart.
+    for (auto kind : {RuntimeKind::LlamaBench, RuntimeKind::Mlxcel, RuntimeKind::MlxLm, RuntimeKind::Catch2,
+                      RuntimeKind::Command}) {
+        auto found = probes::find_runtime_kind(to_string(kind));
+        REQUIRE(found);
+        CHECK(found->suite_kind);
+    }
+    std::size_t suite_kinds = 0;
+    for (const auto& k : probes::runtime_kinds()) suite_kinds += k.suite_kind;
+    CHECK(suite_kinds == 5);
+}

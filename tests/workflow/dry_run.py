@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Dry run of .github/workflows/perf-gate.yml's perf job on the cpu-perf preset logic.
+
+The `run:` steps of the job are taken from the workflow file as they are and executed with bash,
+in a scratch git project that has the repository's shape (CMakePresets.json with a cpu-perf preset,
+benchmarks/, a perfgate under build/cpu-perf/cli/) but a tiny measured stub suite instead of
+llama.cpp, so it takes seconds. ${{ }} expressions and `if:` conditions are evaluated from a
+context built like GitHub's (matrix, github, steps). Scenarios:
+  1. push to main: configure/build/test pass, the job summary holds the gate report, the results
+     folder (passed to CMake) holds the CSV, the JUnit files and a baseline page; the proposed
+     baseline is then committed, as merging the bot's pull request would.
+  2. pull request, same numbers: the merge base is found, the pair is gated against benchmarks/
+     at that ref (unchanged), exit 0.
+  3. pull request whose runtime got 3x slower: the test step fails (ctest's exit code is the
+     verdict) and the summary names the regression.
+  4. pull request without a merge base: the merge-base step fails, nothing is measured.
+usage: dry_run.py WORKFLOW PERFGATE_EXECUTABLE PERFGATE_SOURCE_DIR WORK_DIR
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import yaml
+
+WORKFLOW, PERFGATE, SOURCE, WORK = sys.argv[1:5]
+FAILURES = []
+
+
+def check(condition, message):
+    print(("ok: " if condition else "FAIL: ") + message)
+    if not condition:
+        FAILURES.append(message)
+
+
+def sh(cmd, cwd, env=None, check_rc=True):
+    r = subprocess.run(cmd, cwd=cwd, env=env, shell=isinstance(cmd, str), capture_output=True, text=True)
+    if check_rc and r.returncode != 0:
+        sys.exit(f"dry run: {cmd} failed ({r.returncode}):\n{r.stdout}{r.stderr}")
+    return r
+
+
+def lookup(ctx, path):
+    value = ctx
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise KeyError(path)
+        value = value[part]
+    return value
+
+
+def evaluate(expr, ctx):
+    """A GitHub expression with the operators the workflow uses: ==, !=, &&, ||, always(), literals."""
+    expr = expr.strip()
+    if expr.startswith("${{"):
+        expr = expr[3:-2].strip()
+    out, pos = [], 0
+    for m in re.finditer(r"'[^']*'|always\(\)|&&|\|\||==|!=|[A-Za-z_][\w.-]*|\(|\)|\s+", expr):
+        if m.start() != pos:
+            raise ValueError(f"cannot evaluate: {expr}")
+        tok, pos = m.group(0), m.end()
+        if tok.isspace():
+            continue
+        if tok.startswith("'"):
+            out.append(repr(tok[1:-1]))
+        elif tok == "always()":
+            out.append("True")
+        elif tok in ("&&", "||"):
+            out.append(" and " if tok == "&&" else " or ")
+        elif tok in ("==", "!=", "(", ")"):
+            out.append(f" {tok} ")
+        elif tok in ("true", "false"):
+            out.append("True" if tok == "true" else "False")
+        else:
+            out.append(repr(lookup(ctx, tok)))
+    if pos != len(expr):
+        raise ValueError(f"cannot evaluate: {expr}")
+    return eval("".join(out))  # only literals and looked-up values remain
+
+
+def substitute(text, ctx):
+    return re.sub(r"\$\{\{(.*?)\}\}", lambda m: str(evaluate(m.group(1), ctx)), str(text))
+
+
+def run_job(job, project, event, expect):
+    """Runs the job's steps like the runner does; returns (step outcomes, summary text)."""
+    summary = os.path.join(WORK, f"summary-{event['name']}.md")
+    open(summary, "w").close()
+    ctx = {"matrix": {"backend": "cpu"},
+           "github": {"workspace": project, "event_name": event["event_name"], "base_ref": event.get("base_ref", ""),
+                      "ref": event["ref"], "workflow": "perf-gate", "repository": "o/perfgate",
+                      "event": {"pull_request": {"head": {"repo": {"full_name": "o/perfgate"}}}}},
+           "steps": {}}
+    check(evaluate(job["if"], ctx), f"{event['name']}: the job runs for a pull request from this repository")
+    env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_WORKSPACE=project)
+    for k, v in job["env"].items():
+        env[k] = substitute(v, ctx)
+    outcomes, failed = {}, False
+    for step in job["steps"]:
+        if "run" not in step:
+            continue  # actions (checkout, upload) are GitHub's; the checkout is the scratch project
+        condition = step.get("if", "")
+        ctx["steps"] = {k: {"outcome": v["outcome"], "outputs": v["outputs"]} for k, v in outcomes.items()}
+        # As on GitHub: a condition without a status function means success() && condition.
+        if "always()" in condition:
+            run = evaluate(condition, ctx)
+        else:
+            run = not failed and (not condition or evaluate(condition, ctx))
+        name = step.get("name", step["run"][:30])
+        if not run:
+            print(f"   step skipped: {name}")
+            outcomes[step.get("id", name)] = {"outcome": "skipped", "outputs": {}, "stdout": ""}
+            continue
+        output_file = os.path.join(WORK, "github_output")
+        open(output_file, "w").close()
+        step_env = dict(env, GITHUB_OUTPUT=output_file)
+        for k, v in step.get("env", {}).items():
+            step_env[k] = substitute(v, ctx)
+        r = subprocess.run(["bash", "-e", "-c", substitute(step["run"], ctx)], cwd=project, env=step_env,
+                           capture_output=True, text=True)
+        outputs = dict(line.split("=", 1) for line in open(output_file).read().splitlines() if "=" in line)
+        outcome = "success" if r.returncode == 0 else "failure"
+        print(f"   step {outcome}: {name} (exit {r.returncode})")
+        if r.returncode != 0 and expect.get(step.get("id", ""), "success") == "success":
+            print(r.stdout[-3000:] + r.stderr[-3000:])
+        outcomes[step.get("id", name)] = {"outcome": outcome, "outputs": outputs, "stdout": r.stdout + r.stderr}
+        failed = failed or r.returncode != 0
+    return outcomes, open(summary).read()
+
+
+def make_project(root):
+    """A scratch repository shaped like perfgate's for the workflow's purposes."""
+    if os.path.exists(root):
+        shutil.rmtree(root)
+    os.makedirs(os.path.join(root, "benchmarks"))
+    data = os.path.join(SOURCE, "perf", "tests", "data")
+    suite = json.load(open(os.path.join(data, "stub-measured-suite.json")))
+    suite["runtimes"][0]["binary"] = os.path.join(data, "stub-runtime.sh")
+    os.makedirs(os.path.join(root, "perf", "suites"))
+    json.dump(suite, open(os.path.join(root, "perf", "suites", "cpu.json"), "w"), indent=2)
+    shutil.copytree(os.path.join(SOURCE, "thresholds"), os.path.join(root, "thresholds"))
+    machine = os.path.join(SOURCE, "probes", "tests", "data", "machines", "strixhalo-96g-mlxcel")
+    with open(os.path.join(root, "CMakeLists.txt"), "w") as f:
+        f.write(f"""cmake_minimum_required(VERSION 3.25)
+project(workflow_dry_run NONE)
+enable_testing()
+list(APPEND CMAKE_MODULE_PATH "{SOURCE}/cmake")
+include(PerfgatePerfSuite)
+file(MAKE_DIRECTORY "${{CMAKE_BINARY_DIR}}/no-tools" "${{CMAKE_BINARY_DIR}}/cli")
+file(CREATE_LINK "{PERFGATE}" "${{CMAKE_BINARY_DIR}}/cli/perfgate" SYMBOLIC)
+# As the real presets: rows to PERFGATE_RESULTS_DIR (the workflow passes it), history benchmarks/.
+perfgate_add_perf_suite(SUITE "${{CMAKE_SOURCE_DIR}}/perf/suites/cpu.json" BACKEND cpu GATE
+  RESULTS_DIR "${{PERFGATE_RESULTS_DIR}}" HISTORY_DIR "${{CMAKE_SOURCE_DIR}}/benchmarks"
+  SYSROOT "{machine}/root" TOOL_PATH "${{CMAKE_BINARY_DIR}}/no-tools")
+""")
+    presets = {"version": 6,
+               "configurePresets": [{"name": "cpu-perf", "generator": "Unix Makefiles",
+                                     "binaryDir": "${sourceDir}/build/cpu-perf",
+                                     "cacheVariables": {"PERFGATE_EXECUTABLE": PERFGATE}}],
+               "buildPresets": [{"name": "cpu-perf", "configurePreset": "cpu-perf"}],
+               "testPresets": [{"name": "cpu-perf", "configurePreset": "cpu-perf",
+                                "filter": {"include": {"label": "^cpu$"}}, "execution": {"noTestsAction": "error"}}]}
+    json.dump(presets, open(os.path.join(root, "CMakePresets.json"), "w"), indent=2)
+    open(os.path.join(root, ".gitignore"), "w").write("/build/\n")
+    git = "git -c user.name=dry -c user.email=dry@example.invalid"
+    sh(f"git init -q -b main && {git} add -A && {git} commit -qm initial", root)
+    sh(f"git clone -q --bare {root} {root}.origin.git && git remote add origin {root}.origin.git && git fetch -q origin", root)
+    return git
+
+
+def main():
+    if os.path.exists(WORK):
+        shutil.rmtree(WORK)
+    os.makedirs(WORK)
+    workflow = yaml.safe_load(open(WORKFLOW))
+    job = workflow["jobs"]["perf"]
+    # Static facts the dry run relies on.
+    check("${{ matrix.backend }}" in job["runs-on"] and "self-hosted" in job["runs-on"], "runs-on: self-hosted + backend label")
+    check("runner." not in json.dumps(job["concurrency"]), "concurrency uses no runner.* context")
+    check("head.repo.full_name == github.repository" in job["if"], "fork pull requests never reach a self-hosted runner")
+    ctx_fork = {"github": {"event_name": "pull_request", "repository": "o/perfgate",
+                           "event": {"pull_request": {"head": {"repo": {"full_name": "fork/perfgate"}}}}}}
+    check(not evaluate(job["if"], ctx_fork), "a fork's pull request does not run the job")
+    configure = next(s["run"] for s in job["steps"] if s.get("name") == "Configure")
+    check("-DPERFGATE_RESULTS_DIR=" in configure, "the results folder is passed to CMake")
+
+    project = os.path.join(WORK, "project")
+    git = make_project(project)
+
+    # 1. push to main: the first readings of this host.
+    push = {"name": "push", "event_name": "push", "ref": "refs/heads/main"}
+    outcomes, summary = run_job(job, project, push, {})
+    check(all(o["outcome"] == "success" for o in outcomes.values()), "push: every step succeeded")
+    results = os.path.join(project, "build", "cpu-perf", "perf-results")
+    csvs = [f for f in os.listdir(results) if f.endswith(".csv")] if os.path.isdir(results) else []
+    check(len(csvs) == 1, f"push: one CSV in the results folder ({csvs})")
+    check(not os.listdir(os.path.join(project, "benchmarks")), "push: nothing written to benchmarks/")
+    check("perfgate" in summary and "small" in summary, "push: the gate's markdown report is in the job summary")
+    for f in ("ctest.junit.xml", "stubmeasured.perf-gate.junit.xml", "stubmeasured.perf-gate.md"):
+        check(os.path.exists(os.path.join(results, f)), f"push: {f} is in the results folder for upload")
+    pages = os.path.join(results, "pages")
+    check(os.path.isdir(pages) and any(p.endswith(".md") for p in os.listdir(pages)), "push: a baseline page was written")
+    # Merging the proposed baseline pull request.
+    shutil.copy(os.path.join(results, csvs[0]), os.path.join(project, "benchmarks"))
+    sh(f"{git} add benchmarks && {git} commit -qm 'benchmarks: baseline' && git push -q origin main", project)
+
+    # 2. pull request with the same numbers: gated at the merge base, unchanged.
+    sh("git switch -q -c feature && rm -rf build", project)
+    sh(f"{git} commit -q --allow-empty -m change", project)
+    pr = {"name": "pr", "event_name": "pull_request", "ref": "refs/pull/1/merge", "base_ref": "main"}
+    outcomes, summary = run_job(job, project, pr, {})
+    base = outcomes["base"]["outputs"].get("ref", "")
+    main_sha = sh("git rev-parse main", project).stdout.strip()
+    check(base == main_sha, "pr: the merge base is the target branch's commit")
+    check(outcomes["perf"]["outcome"] == "success", "pr: same numbers pass")
+    check(re.search(r"\| unchanged \| small .*\| decode_tok_s \|", summary) is not None and "perfgate: pass" in summary,
+          "pr: the summary shows the pair unchanged against the baseline")
+
+    # 3. pull request whose runtime is 3x slower: ctest fails, so the job fails.
+    slow = os.path.join(WORK, "slow-recording.txt")
+    text = open(os.path.join(SOURCE, "..", "shared", "fixtures", "probe-outputs",
+                             "mlxcel-generate_m1max_kubesimplify-blog.txt")).read()
+    text = re.sub(r"= (\d+\.\d+) tok/s", lambda m: "= %.2f tok/s" % (float(m.group(1)) / 3), text)
+    text = re.sub(r"in (\d+\.\d+)s", lambda m: "in %.2fs" % (float(m.group(1)) * 3), text)
+    open(slow, "w").write(text)
+    suite_file = os.path.join(project, "perf", "suites", "cpu.json")
+    suite = json.load(open(suite_file))
+    # The stub reads recordings from $PERFGATE_FIXTURES when they are not among its own.
+    suite["runtimes"][0]["args"] = ["print", os.path.basename(slow)]
+    suite["runtimes"][0]["env"] = {"PERFGATE_FIXTURES": WORK}
+    json.dump(suite, open(suite_file, "w"), indent=2)
+    sh(f"rm -rf build && {git} commit -qam slower", project)
+    slow_pr = dict(pr, name="pr-slow")
+    outcomes, summary = run_job(job, project, slow_pr, {"perf": "failure"})
+    check(outcomes["perf"]["outcome"] == "failure", "regressed pr: the test step fails (ctest's exit code is the verdict)")
+    check(re.search(r"\| regressed \| small .*\| decode_tok_s \|", summary) is not None,
+          "regressed pr: the summary names the regressed pair and metric")
+    check(outcomes.get("Gate report in the job summary", {}).get("outcome") == "success",
+          "regressed pr: the summary step still ran")
+
+    # 4. no merge base: an unrelated target branch.
+    sh(f"git switch -q --orphan unrelated && {git} commit -q --allow-empty -m other && git push -q origin unrelated", project)
+    sh("git switch -q feature", project)
+    nobase = {"name": "nobase", "event_name": "pull_request", "ref": "refs/pull/2/merge", "base_ref": "unrelated"}
+    outcomes, summary = run_job(job, project, nobase, {"base": "failure"})
+    check(outcomes["base"]["outcome"] == "failure", "no merge base: the job fails at the merge-base step")
+    check(outcomes["perf"]["outcome"] == "skipped", "no merge base: nothing is measured")
+
+    print(f"workflow dry run: {len(FAILURES)} failed")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
