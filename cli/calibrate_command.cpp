@@ -45,7 +45,7 @@ struct CalibrateOptions {
     bool from_history = false;
     std::string benchmarks_dir = "benchmarks";
     std::string host;          // --from-history: the host tag (default: this host's, probed)
-    std::size_t history_runs = 10;
+    std::size_t history_runs = 30;
     std::size_t min_runs = 5;
     std::size_t baseline_window = 1;
 };
@@ -220,7 +220,7 @@ void add_calibrate_command(CLI::App& app) {
                   "No runs: calibrate from the host's result CSVs in --benchmarks-dir (each pair's between-run noise)");
     cmd->add_option("--benchmarks-dir", o->benchmarks_dir, "With --from-history: the result CSVs")->capture_default_str();
     cmd->add_option("--host", o->host, "With --from-history: the host tag (default: this host's)");
-    cmd->add_option("--history-runs", o->history_runs, "With --from-history: latest runs per pair (K)")
+    cmd->add_option("--history-runs", o->history_runs, "With --from-history: latest runs per pair")
         ->capture_default_str()->check(CLI::Range(3, 1000));
     cmd->add_option("--min-runs", o->min_runs, "With --from-history: runs a pair needs to be calibrated")
         ->capture_default_str()->check(CLI::Range(3, 1000));

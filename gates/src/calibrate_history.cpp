@@ -49,7 +49,7 @@ Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string&
 
     // Per pair (model, runtime, harness, batch, prompt) and metric, the runs oldest first.
     struct Series {
-        std::string model, runtime;
+        std::string model, runtime, flags;
         std::map<std::string, std::vector<RunLevel>> by_metric;
     };
     std::map<std::string, Series> pairs;
@@ -71,7 +71,13 @@ Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string&
             if (fresh) {
                 it->second.model = g.model;
                 it->second.runtime = g.runtime;
+                it->second.flags = g.first().flags;
                 order.push_back(g.key());
+            } else if (it->second.flags != g.first().flags) {
+                // Other runtime flags are another method (llama-bench -t 1 after the CPU thread
+                // default): the pair's history restarts with it, as the gate's does.
+                it->second.flags = g.first().flags;
+                it->second.by_metric.clear();
             }
             for (const auto& metric : gated_metrics()) {
                 auto levels = run_levels(g, metric);
@@ -100,10 +106,16 @@ Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string&
             std::vector<double> values;
             for (const auto& l : levels) values.push_back(l.value);
             c.level = median(values);
-            const Threshold t = policy.lookup(metric, s.model, s.runtime);
+            Threshold t = policy.lookup(metric, s.model, s.runtime);
+            for (double v : values) c.deepest_dip = std::max(c.deepest_dip, 1.0 - v / c.level);
+            // Rounded up to a tenth of a percent; never above 90%, where a floor stops meaning anything.
+            t.max_drop = std::min(0.9, std::max(t.max_drop, std::ceil(c.deepest_dip * 1000.0) / 1000.0));
             c.max_drop = t.max_drop;
             c.alpha = t.alpha;
-            c.calibrated = levels.size() >= std::max<std::size_t>(options.rule.min_runs, 3);
+            // Three runs give the estimator a spread: enough for the fallback rule's run_noise and
+            // the floor; the history rule itself waits for rule.min_runs runs at gate time.
+            c.calibrated = levels.size() >= 3;
+            c.history_rule = levels.size() >= std::max<std::size_t>(options.rule.min_runs, 3);
             // The gate's own rule, asked about a current run at the latest level: what it would
             // detect is what the file promises.
             const MetricCheck check = decide_metric_history(metric, levels, {}, {levels.back().value}, 1, t,
@@ -124,8 +136,9 @@ std::string render_history_thresholds(const std::string& host, const std::string
     for (const auto& p : pairs) calibrated += p.calibrated ? 1 : 0;
     doc["description"] = fmt::format(
         "Written by `perfgate calibrate --from-history` on {} from the result CSVs of host {}: per pair and metric, "
-        "the between-run spread of its latest {} runs (run_noise), which the gate's fallback rule uses when a "
-        "pair's history is short; pairs with at least {} runs are decided on their own history. Recalibrate "
+        "the between-run spread of its latest {} runs (run_noise; pairs with at least 3 runs), which the gate's "
+        "fallback rule uses when a pair's history is short, and a floor no lower than the deepest dip of an unchanged "
+        "run; pairs with at least {} runs are decided on their own history. Recalibrate "
         "instead of editing by hand; method in docs/gate.md and docs/verdict-quality.md.",
         date, host, options.history_runs, options.rule.min_runs);
     doc["calibration"] = {{"method", "history"},
@@ -149,6 +162,7 @@ std::string render_history_thresholds(const std::string& host, const std::string
                              {"calibration",
                               {{"readings", p.runs},
                                {"median", round_to(p.level, 4)},
+                               {"deepest_dip", round_to(p.deepest_dip, 4)},
                                {"min_detectable_effect", round_to(p.min_detectable_effect, 4)}}}});
     }
     doc["overrides"] = overrides;
@@ -159,14 +173,16 @@ std::string render_history_calibration_report(const std::string& host, const std
                                               const HistoryCalibrationOptions& options) {
     std::string out = fmt::format("calibration of host {} from its history (latest {} runs per pair; {} needed)\n",
                                   host, options.history_runs, options.rule.min_runs);
-    out += fmt::format("{:<24} {:<13} {:<14} {:>5} {:>11} {:>8} {:>6} {:>6} {:>6}  {}\n", "model", "runtime", "metric",
-                       "runs", "level", "noise%", "drop%", "alpha", "MDE%", "rule");
+    out += fmt::format("{:<24} {:<13} {:<14} {:>5} {:>11} {:>8} {:>6} {:>6} {:>6} {:>6}  {}\n", "model", "runtime",
+                       "metric", "runs", "level", "noise%", "dip%", "floor%", "alpha", "MDE%", "rule");
     for (const auto& p : pairs)
-        out += fmt::format("{:<24} {:<13} {:<14} {:>5} {:>11.2f} {:>8.2f} {:>6.1f} {:>6.3g} {:>6.1f}  {}\n", p.model,
-                           p.runtime, p.metric, p.runs, p.level, p.run_noise * 100, p.max_drop * 100, p.alpha,
-                           p.min_detectable_effect * 100, p.calibrated ? "history" : "uncalibrated (fallback)");
-    out += fmt::format("noise: between-run spread of the runs' medians; MDE: the drop the gate calls regressed with "
-                       "probability {:.2g} for one current run against the latest baseline run.\n",
+        out += fmt::format("{:<24} {:<13} {:<14} {:>5} {:>11.2f} {:>8.2f} {:>6.1f} {:>6.1f} {:>6.3g} {:>6.1f}  {}\n",
+                           p.model, p.runtime, p.metric, p.runs, p.level, p.run_noise * 100, p.deepest_dip * 100,
+                           p.max_drop * 100, p.alpha, p.min_detectable_effect * 100,
+                           p.history_rule ? "history" : p.calibrated ? "fallback, calibrated" : "uncalibrated (fallback)");
+    out += fmt::format("noise: between-run spread of the runs' medians; dip: the deepest unchanged run below the median; "
+                       "floor: max(policy, dip); MDE: the drop the gate calls regressed with probability {:.2g} for one "
+                       "current run against the latest baseline run.\n",
                        options.rule.power);
     return out;
 }

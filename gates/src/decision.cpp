@@ -173,10 +173,18 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
         for (double x : current)
             if (x > 0) logs.push_back(std::log(x));
         if (logs.size() >= 2) {
-            const double m = mean(logs);
-            double ss = 0;
-            for (double x : logs) ss += (x - m) * (x - m);
-            const double s = std::sqrt(ss / static_cast<double>(logs.size() - 1));
+            // Robust like the level itself: llama-bench's first prompt pass is often a cold outlier
+            // (87,772 vs 178,582 and 189,999 tok/s on the H200), which the median ignores and a
+            // standard deviation would not. With 3 or more samples the MAD scale, with 2 their gap.
+            double s = 0;
+            if (logs.size() >= 3) {
+                const double centre = median(logs);
+                std::vector<double> dev;
+                for (double x : logs) dev.push_back(std::fabs(x - centre));
+                s = 1.482602218505602 * median(dev);
+            } else {
+                s = std::fabs(logs[1] - logs[0]) / std::sqrt(2.0);
+            }
             const double median_se = 1.2533 * s / std::sqrt(static_cast<double>(logs.size()));
             current_var = std::max(current_var, median_se * median_se);
         }

@@ -297,9 +297,12 @@ private:
                 if (auto st = BenchmarkHistory::load(*f, catalog_); !st) return st.error();
                 const SampleGroup* h = match_in_file(*f, g, false);
                 if (!h || h->ok_rows.empty()) continue;
-                // A run of another prompt length or decode budget is another workload.
+                // A run of another prompt length or decode budget is another workload, and one with
+                // other runtime flags (llama-bench -t 2 before the CPU thread default) another
+                // method: neither belongs to the baseline's noise.
                 std::vector<std::string> ignored;  // warnings of a history run are not this run's
                 if (not_comparable_reason(*h, g, false, options_, ignored)) continue;
+                if (h->first().flags != b->first().flags) continue;
                 newest_first.push_back(h);
                 runs += run_levels(*h, gated_metrics().front()).size();
             }

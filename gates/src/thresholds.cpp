@@ -93,13 +93,17 @@ Status check_calibration(const Validator& v, const json& obj, const std::string&
     };
     static const Spec top[] = {{"suite", Kind::text}, {"host_tag", Kind::text}, {"date", Kind::text},
                                {"runs", Kind::count}, {"repetitions", Kind::count},
-                               {"target_false_alarm", Kind::fraction}, {"power", Kind::fraction}};
+                               {"target_false_alarm", Kind::fraction}, {"power", Kind::fraction},
+                               // calibrate --from-history
+                               {"method", Kind::text}, {"history_runs", Kind::count}, {"min_runs", Kind::count},
+                               {"baseline_window", Kind::count}, {"metrics_calibrated", Kind::count}};
     static const Spec per_metric[] = {{"readings", Kind::count}, {"median", Kind::positive}, {"mad", Kind::non_negative},
                                       {"robust_cv", Kind::non_negative}, {"cv", Kind::non_negative},
                                       {"min_detectable_effect", Kind::non_negative},
                                       {"single_reading_min_detectable_effect", Kind::non_negative},
                                       {"repetitions_for_5pct", Kind::count_or_null},
-                                      {"repetitions_for_10pct", Kind::count_or_null}};
+                                      {"repetitions_for_10pct", Kind::count_or_null},
+                                      {"deepest_dip", Kind::non_negative}};
     const Spec* begin = top_level ? std::begin(top) : std::begin(per_metric);
     const Spec* end = top_level ? std::end(top) : std::end(per_metric);
     for (auto it = obj.begin(); it != obj.end(); ++it) {
@@ -254,6 +258,7 @@ ThresholdFile builtin_default_thresholds() {
 
 Threshold ThresholdSet::lookup(std::string_view metric, std::string_view model, std::string_view runtime) const {
     Threshold t;
+    bool run_noise_set = false;
     std::vector<std::string> sources;
     for (const auto& layer : layers_) {
         for (const auto& rule : layer.rules) {
@@ -262,7 +267,11 @@ Threshold ThresholdSet::lookup(std::string_view metric, std::string_view model, 
             if (rule.fields.max_drop) t.max_drop = *rule.fields.max_drop;
             if (rule.fields.alpha) t.alpha = *rule.fields.alpha;
             if (rule.fields.noise) t.noise = *rule.fields.noise;
-            if (rule.fields.run_noise) t.run_noise = *rule.fields.run_noise;
+            // run_noise only ever widens: the fallback rule stays at least as conservative as the
+            // defaults' prior, and a calibrated pair whose runs spread further raises it.
+            if (rule.fields.run_noise) t.run_noise = run_noise_set ? std::max(t.run_noise, *rule.fields.run_noise)
+                                                                   : *rule.fields.run_noise;
+            if (rule.fields.run_noise) run_noise_set = true;
             sources.push_back(rule.where);
         }
     }

@@ -14,7 +14,7 @@
 namespace perfgate::gates {
 
 struct HistoryCalibrationOptions {
-    std::size_t history_runs = 10;  // K latest runs per pair
+    std::size_t history_runs = 30;  // latest runs per pair (the gate's K is 10; calibration looks further back)
     HistoryRule rule;               // min_runs, baseline_window, power: as the gate will use them
 };
 
@@ -23,14 +23,19 @@ struct PairCalibration {
     std::size_t runs = 0;        // runs found (at most K used)
     double level = 0;            // median of the runs' levels
     double run_noise = 0;        // between-run spread, relative
-    double max_drop = 0, alpha = 0;
+    double max_drop = 0, alpha = 0;  // max_drop: the pair's floor (see calibrate_from_history)
+    double deepest_dip = 0;      // 1 - lowest level / median level over the runs used
     double min_detectable_effect = 0;  // of the history rule at these settings
-    bool calibrated = false;     // false: fewer than rule.min_runs runs, left to the fallback
+    bool calibrated = false;     // 3 runs or more: written to the file (run_noise, floor)
+    bool history_rule = false;   // rule.min_runs runs or more: the gate decides on this history
 };
 
 // Every result CSV in `benchmarks_dir` whose file name carries host `host` (a series of any
 // backend or runtime); rows that are not ok or belong to an A/B arm are left out. Errors name the
-// file and line.
+// file and line. Each pair's floor (max_drop) is the policy's, raised to the deepest dip of an
+// unchanged run below the pair's median level: a pair whose runs land in two modes (tiny-llama-ci's
+// llama-bench prefill on the H200: about 195k or 240k tok/s per process) has a spread that no
+// normal model captures, and a drop it has already shown unchanged must not fail a pull request.
 Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string& benchmarks_dir, const std::string& host,
                                                               const ThresholdSet& policy,
                                                               const HistoryCalibrationOptions& options);
