@@ -155,10 +155,12 @@ void read_workload(Reader& r, const json& obj, Workload& w) {
     if (auto v = r.integer(obj, ptr, "batch", 1)) w.batch = *v;
     if (auto v = r.integer(obj, ptr, "warmup", 0)) w.warmup = *v;
     if (auto v = r.integer(obj, ptr, "repetitions", 1)) w.repetitions = *v;
-    if (auto v = r.number(obj, ptr, "cooldown_s", 0)) w.cooldown_s = *v;
-    if (auto v = r.number(obj, ptr, "big_cooldown_s", 0)) w.big_cooldown_s = *v;
-    if (auto v = r.number(obj, ptr, "big_model_gib", 0)) w.big_model_bytes = static_cast<std::uint64_t>(*v * 1073741824.0);
-    if (auto v = r.number(obj, ptr, "timeout_s", 0.001)) w.timeout_s = *v;
+    // Ranges keep every later conversion (to milliseconds, to bytes) inside its type: a cooldown of
+    // 1e9 s would sleep for decades, a timeout of 1e12 s overflow to an immediate one.
+    if (auto v = r.number_in(obj, ptr, "cooldown_s", 0, 3600)) w.cooldown_s = *v;
+    if (auto v = r.number_in(obj, ptr, "big_cooldown_s", 0, 3600)) w.big_cooldown_s = *v;
+    if (auto v = r.number_in(obj, ptr, "big_model_gib", 0, 1e6)) w.big_model_bytes = static_cast<std::uint64_t>(*v * 1073741824.0);
+    if (auto v = r.number_in(obj, ptr, "timeout_s", 0.001, 86400)) w.timeout_s = *v;
     if (auto v = r.integer(obj, ptr, "max_reruns", 0)) w.max_reruns = *v;
     if (auto it = obj.find("contention"); it != obj.end()) read_contention(r, *it, w.contention);
 }
@@ -177,7 +179,8 @@ void read_model(Reader& r, const json& obj, const std::string& ptr, const std::f
     m.benchmark = r.string(obj, ptr, "benchmark", false).value_or("");
     m.weight_bytes = r.bytes(obj, ptr, "weight_bytes");
     // Published model sizes are often in (decimal) GB; accept that too.
-    if (auto gb = r.number(obj, ptr, "weight_gb", 0)) m.weight_bytes = static_cast<std::uint64_t>(*gb * 1e9);
+    // At most a petabyte: the bytes must fit a uint64 (a fuzzed 1.8e12 GB did not).
+    if (auto gb = r.number_in(obj, ptr, "weight_gb", 0, 1e6)) m.weight_bytes = static_cast<std::uint64_t>(*gb * 1e9);
     m.kv_cache_bytes = r.bytes(obj, ptr, "kv_cache_bytes");
     m.overhead_bytes = r.bytes(obj, ptr, "overhead_bytes");
     if (m.checkpoint.empty() && m.forge_spec.empty() && m.benchmark.empty())

@@ -1,5 +1,8 @@
 #include "perfgate/probes/linux_files.hpp"
 
+#include <charconv>
+#include <system_error>
+
 #include "perfgate/probes/text.hpp"
 
 namespace perfgate::probes {
@@ -34,11 +37,12 @@ std::optional<std::string> parse_os_release_name(std::string_view os_release) {
 std::optional<std::uint64_t> parse_sysfs_number(std::string_view text) {
     const auto t = trim(text);
     if (t.rfind("0x", 0) == 0) {
-        try {
-            return std::stoull(t.substr(2), nullptr, 16);
-        } catch (...) {
-            return std::nullopt;
-        }
+        // from_chars, not stoull: stoull takes a sign ("0x-1586" read as a huge number).
+        const std::string_view digits = std::string_view(t).substr(2);  // a view of t, not of a temporary
+        std::uint64_t value = 0;
+        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, 16);
+        if (ec != std::errc() || end == digits.data()) return std::nullopt;
+        return value;
     }
     return parse_leading_uint(t);
 }
