@@ -1,11 +1,11 @@
 // `perfgate compare A B`: two result files (perfgate or mlxcel CSVs, llama-bench -o json/jsonl/csv)
 // judged as the gate judges a run, with A as the baseline; exit 0 pass, 1 regressed/failed, 2 bad input.
-#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "report_output.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/render.hpp"
 #include "perfgate/perf/compare_files.hpp"
@@ -35,18 +35,7 @@ int run_compare(CompareArgs& args) {
         fmt::print(stderr, "perfgate compare: {}\n", report.error().message);
         return exit_code::usage;
     }
-    const std::string text = gates::render(*report, *format);
-    if (args.output.empty()) {
-        fmt::print("{}", text);
-    } else {
-        std::ofstream out(args.output, std::ios::binary);
-        out << text;
-        if (!out) {
-            fmt::print(stderr, "perfgate compare: cannot write {}\n", args.output);
-            return exit_code::usage;
-        }
-    }
-    return gates::exit_code(*report) == 0 ? exit_code::success : exit_code::regression;
+    return emit_gate_report(*report, *format, args.output, "perfgate compare");
 }
 
 }  // namespace

@@ -1,6 +1,5 @@
 // `perfgate gate`: judges result CSVs against their baselines; exit 0 pass, 1 regressed/failed, 2 bad input.
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -8,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "report_output.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/render.hpp"
@@ -88,22 +88,7 @@ int run_gate_command(GateArgs& args) {
         fmt::print(stderr, "perfgate gate: {}\n", report.error().message);
         return exit_code::usage;
     }
-    const std::string text = gates::render(*report, *format);
-    if (args.output.empty()) {
-        fmt::print("{}", text);
-    } else {
-        std::ofstream out(args.output, std::ios::binary);
-        out << text;
-        if (!out) {
-            fmt::print(stderr, "perfgate gate: cannot write {}\n", args.output);
-            return exit_code::usage;
-        }
-        // The verdict line still reaches the console (CI logs) when the report goes to a file.
-        fmt::print(stderr, "perfgate gate: {} pairs, {} regressed, {} failed; report in {}\n", report->pairs.size(),
-                   report->count(gates::Verdict::regressed), report->count(gates::Verdict::failed), args.output);
-    }
-    if (!report->empty_run_failure.empty()) fmt::print(stderr, "perfgate gate: FAIL: {}\n", report->empty_run_failure);
-    return gates::exit_code(*report) == 0 ? exit_code::success : exit_code::regression;
+    return emit_gate_report(*report, *format, args.output, "perfgate gate");
 }
 
 }  // namespace

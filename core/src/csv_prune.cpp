@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "posix_fd.hpp"
 #include <vector>
 
 namespace perfgate {
@@ -60,21 +62,9 @@ std::size_t lines_in(std::string_view text, std::size_t begin, std::size_t end) 
     return n;
 }
 
-std::string errno_text() { return std::strerror(errno); }
+using detail::errno_text;
 
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-
-private:
-    int fd_;
-};
+using detail::Fd;
 
 Status write_all(int fd, const std::string& bytes, const std::string& path) {
     std::size_t done = 0;

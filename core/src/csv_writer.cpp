@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "columns.hpp"
+#include "posix_fd.hpp"
 #include "perfgate/core/csv.hpp"
 
 namespace perfgate {
@@ -70,21 +71,9 @@ std::string format_result_row(const ResultRow& row) { return format_row(row, tru
 
 namespace {
 
-class Fd {
-public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
+using detail::Fd;
 
-private:
-    int fd_;
-};
-
-std::string errno_text() { return std::strerror(errno); }
+using detail::errno_text;
 
 // Reads the first line and the last byte of an existing file to check it is ours and whole.
 // Returns whether the file has the `arm` column (false: perfgate's header from before it).

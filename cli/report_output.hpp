@@ -1,0 +1,35 @@
+#pragma once
+// How `perfgate gate` and `perfgate compare` hand a gate report to the user: rendered in the chosen
+// format to stdout or a file, the verdict line still on the console when it goes to a file (CI
+// logs), and the process exit code. One place, so the two commands cannot drift apart.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <string>
+
+#include "perfgate/core/exit_codes.hpp"
+#include "perfgate/gates/render.hpp"
+#include "perfgate/gates/report.hpp"
+
+namespace perfgate::cli {
+
+inline int emit_gate_report(const gates::GateReport& report, gates::ReportFormat format, const std::string& output,
+                            const char* command) {
+    const std::string text = gates::render(report, format);
+    if (output.empty()) {
+        fmt::print("{}", text);
+    } else {
+        std::ofstream out(output, std::ios::binary);
+        out << text;
+        if (!out) {
+            fmt::print(stderr, "{}: cannot write {}\n", command, output);
+            return exit_code::usage;
+        }
+        fmt::print(stderr, "{}: {} pairs, {} regressed, {} failed; report in {}\n", command, report.pairs.size(),
+                   report.count(gates::Verdict::regressed), report.count(gates::Verdict::failed), output);
+    }
+    if (!report.empty_run_failure.empty()) fmt::print(stderr, "{}: FAIL: {}\n", command, report.empty_run_failure);
+    return gates::exit_code(report) == 0 ? exit_code::success : exit_code::regression;
+}
+
+}  // namespace perfgate::cli
