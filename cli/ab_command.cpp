@@ -89,7 +89,7 @@ void add_ab_command(CLI::App& app) {
     cmd->add_option("--min-rounds", r.stop.min_rounds, "Rounds before an early stop is allowed")->capture_default_str()
         ->check(CLI::Range(2, 1000));
     cmd->add_option("--max-rounds", r.stop.max_rounds, "Most rounds per model")->capture_default_str()->check(CLI::Range(2, 1000));
-    cmd->add_option("--alpha", r.alpha, "False-alarm rate per model, split over every possible look and metric (Bonferroni)")
+    cmd->add_option("--alpha", r.alpha, "False-alarm rate per model, split over the metrics and the looks (Haybittle-Peto)")
         ->capture_default_str()->check(CLI::Range(1e-6, 0.2));
     cmd->add_option("--thresholds-dir", o->thresholds_dir, "Folder with default.json and <host_tag>.json: each metric's floor is its max_drop")
         ->capture_default_str();

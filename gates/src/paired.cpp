@@ -72,7 +72,7 @@ std::optional<double> wilcoxon_signed_rank_p_upper(const std::vector<double>& di
 }
 
 // Why Student's t and not a bootstrap: an A/B decision is looked at after 3 to 10 rounds and at a
-// Bonferroni-strict level (99.8% and beyond). A percentile bootstrap of 5 values cannot reach such
+// strict level (99% and beyond; 99.98% at the interim looks). A percentile bootstrap of 5 values cannot reach such
 // a level (its extreme percentiles collapse onto the sample's minimum and maximum) and is known to
 // cover too little at small n, which would turn into false alarms. The t interval is exact when
 // the log ratios are normal, which throughput log ratios of one machine are close to, and it
@@ -129,10 +129,20 @@ PairedCheck decide_paired(const std::string& metric, const std::vector<double>& 
     return c;
 }
 
-double per_look_confidence(double alpha, std::size_t min_rounds, std::size_t max_rounds, std::size_t metrics) {
-    const std::size_t looks = max_rounds >= min_rounds ? max_rounds - min_rounds + 1 : 1;
-    const double per_tail = alpha / static_cast<double>(looks * std::max<std::size_t>(metrics, 1));
-    return 1.0 - 2.0 * per_tail;
+LookLevels sequential_look_levels(double alpha, std::size_t min_rounds, std::size_t max_rounds, std::size_t metrics,
+                                  double interim_share) {
+    LookLevels levels;
+    levels.looks = max_rounds >= min_rounds ? max_rounds - min_rounds + 1 : 1;
+    const double per_metric = alpha / static_cast<double>(std::max<std::size_t>(metrics, 1));
+    if (levels.looks == 1) {
+        levels.last = levels.interim = 1.0 - 2.0 * per_metric;
+        return levels;
+    }
+    const double interim_tail = interim_share * per_metric / static_cast<double>(levels.looks - 1);
+    const double last_tail = (1.0 - interim_share) * per_metric;
+    levels.interim = 1.0 - 2.0 * interim_tail;
+    levels.last = 1.0 - 2.0 * last_tail;
+    return levels;
 }
 
 }  // namespace perfgate::gates

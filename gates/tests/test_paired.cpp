@@ -69,8 +69,14 @@ TEST_CASE("paired decision: regressed, improved, unchanged, inconclusive", "[gat
     CHECK(one.verdict == PairedVerdict::inconclusive);
 }
 
-TEST_CASE("per-look confidence: Bonferroni over looks and metrics", "[gates][paired]") {
-    // min 5, max 10: 6 looks; 2 metrics; alpha 1% -> each tail 0.01 / 12.
-    CHECK(per_look_confidence(0.01, 5, 10, 2) == Approx(1 - 2 * 0.01 / 12));
-    CHECK(per_look_confidence(0.01, 3, 3, 1) == Approx(0.98));
+TEST_CASE("sequential look levels: a tenth of alpha for the interim looks", "[gates][paired]") {
+    // min 5, max 10: 6 looks; 2 metrics; alpha 1% -> 0.5% per metric, 0.01% per interim look.
+    CHECK(sequential_look_levels(0.01, 5, 10, 2).interim == Approx(1 - 2 * 0.0001));
+    CHECK(sequential_look_levels(0.01, 5, 10, 2).last == Approx(1 - 2 * 0.0045));
+    CHECK(sequential_look_levels(0.01, 3, 3, 1).last == Approx(0.98));
+    // What the looks spend adds up to the metric's share, whatever the round a decision stops at.
+    const auto l = sequential_look_levels(0.01, 5, 10, 2);
+    CHECK((l.looks - 1) * (1 - l.interim) / 2 + (1 - l.last) / 2 == Approx(0.005));
+    CHECK(l.at(9, 10) == l.interim);
+    CHECK(l.at(10, 10) == l.last);
 }

@@ -48,9 +48,9 @@ std::string render_text(const AbReport& r) {
     for (const auto& row : rows)
         out += fmt::format("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {:>{}}  {}\n", row[0], w[0], row[1], w[1], row[2], w[2], row[3],
                            w[3], row[4], w[4], row[5]);
-    out += fmt::format("\nchange = geometric mean of head/base per round - 1; CI two-sided at {:.2f}%; p one-sided "
+    out += fmt::format("\nchange = geometric mean of head/base per round - 1; CI two-sided at {:.2f}% at the last look; p one-sided "
                        "Wilcoxon signed-rank (head slower); rounds {}..{}\n",
-                       r.confidence * 100, r.stop.min_rounds, r.stop.max_rounds);
+                       r.levels.last * 100, r.stop.min_rounds, r.stop.max_rounds);
     for (const auto& n : r.notes) out += "note: " + n + "\n";
     if (!r.csv.empty()) out += "note: both arms recorded in " + r.csv.string() + " (column arm)\n";
     return out + verdict_line(r);
@@ -64,8 +64,9 @@ std::string render_markdown(const AbReport& r) {
     for (const auto& m : r.models)
         out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", m.verdict, m.model, cell(check_of(m, "decode_tok_s")),
                            cell(check_of(m, "prefill_tok_s")), m.rounds, m.reason);
-    out += fmt::format("\nCI two-sided at {:.2f}% per look; p one-sided Wilcoxon signed-rank (head slower).\n",
-                       r.confidence * 100);
+    out += fmt::format("\nCI two-sided at {:.2f}% at the last look ({:.2f}% before it); p one-sided Wilcoxon "
+                       "signed-rank (head slower).\n",
+                       r.levels.last * 100, r.levels.interim * 100);
     for (const auto& n : r.notes) out += "\n- " + n;
     out += "\n\n**" + verdict_line(r).substr(0, verdict_line(r).size() - 1) + "**\n";
     return out;
@@ -84,7 +85,8 @@ std::string render_json(const AbReport& r) {
     j["min_rounds"] = r.stop.min_rounds;
     j["max_rounds"] = r.stop.max_rounds;
     j["alpha"] = r.alpha;
-    j["confidence_per_look"] = r.confidence;
+    j["confidence_last_look"] = r.levels.last;
+    j["confidence_interim_looks"] = r.levels.interim;
     j["models"] = nlohmann::json::array();
     for (const auto& m : r.models) {
         nlohmann::json jm{{"model", m.model}, {"runtime", m.runtime}, {"rounds", m.rounds}, {"status", m.status},

@@ -117,7 +117,8 @@ private:
             }
             if (base.empty()) continue;
             const double floor = request_.thresholds.lookup(metric, model, request_.runtime).max_drop;
-            checks.push_back(gates::decide_paired(metric, base, head, floor, report_.confidence));
+            const double confidence = report_.levels.at(rounds.size(), request_.stop.max_rounds);
+            checks.push_back(gates::decide_paired(metric, base, head, floor, confidence));
         }
         return checks;
     }
@@ -158,12 +159,12 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
     report.run_id = host.run_id;
     report.stop = request.stop;
     report.alpha = request.alpha;
-    report.confidence = gates::per_look_confidence(request.alpha, request.stop.min_rounds, request.stop.max_rounds,
-                                                   ab_metrics().size());
+    report.levels = gates::sequential_look_levels(request.alpha, request.stop.min_rounds, request.stop.max_rounds,
+                                                  ab_metrics().size());
     report.notes.push_back(fmt::format(
-        "per-look confidence {:.4f}: false alarms at most {:g}% per model over {} possible looks x {} metrics (Bonferroni)",
-        report.confidence, request.alpha * 100, request.stop.max_rounds - request.stop.min_rounds + 1,
-        ab_metrics().size()));
+        "confidence {:.4f} at the last look, {:.4f} at the {} before it: false alarms at most {:g}% per model over "
+        "{} metrics (Haybittle-Peto)",
+        report.levels.last, report.levels.interim, report.levels.looks - 1, request.alpha * 100, ab_metrics().size()));
     AbRun run(suite, host, request, log, report);
     for (const auto& model : models) {
         auto result = run.run_model(model);

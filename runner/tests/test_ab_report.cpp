@@ -43,7 +43,7 @@ TEST_CASE("A/B report formats: text table, markdown, JSON", "[runner][ab]") {
     AbReport r;
     r.runtime = "llama-bench";
     r.host = "h";
-    r.confidence = 0.99;
+    r.levels = {2, 0.999, 0.99};
     r.stop = {3, 4};
     r.models.push_back(model("slower", {90, 91, 89, 90.5, 89.5}));
     const auto text = render_ab(r, AbFormat::text);

@@ -51,9 +51,22 @@ struct PairedCheck {
 PairedCheck decide_paired(const std::string& metric, const std::vector<double>& base, const std::vector<double>& head,
                           double floor, double confidence);
 
-// The per-look confidence that keeps the family-wise false-alarm rate at most `alpha` when the
-// verdict is looked at after every round from `min_rounds` to `max_rounds`, for `metrics` metrics:
-// Bonferroni, alpha / (looks x metrics) per one-sided tail, so the two-sided level is 1 - 2 x that.
-double per_look_confidence(double alpha, std::size_t min_rounds, std::size_t max_rounds, std::size_t metrics);
+// The confidence levels of a sequential A/B decision that is looked at after every round from
+// `min_rounds` to `max_rounds`, for `metrics` metrics, keeping the family-wise false-alarm rate
+// per model at most `alpha`. Haybittle-Peto boundaries with Bonferroni accounting: each metric
+// gets alpha / metrics; the looks before the last share `interim_share` of it equally (a strict
+// level: stopping early takes overwhelming evidence), and the last look gets the rest. The sum over
+// looks is the metric's share, so the bound holds whatever round a decision stops at, while the
+// last look, which every decision that is not clear early reaches, keeps most of the level
+// (plain Bonferroni over six looks left it a sixth and missed real slowdowns: docs/ab.md).
+struct LookLevels {
+    std::size_t looks = 1;
+    double interim = 0;  // two-sided confidence at every look before the last
+    double last = 0;     // two-sided confidence at the last look (max_rounds)
+    double at(std::size_t rounds, std::size_t max_rounds) const { return rounds >= max_rounds ? last : interim; }
+};
+inline constexpr double default_interim_share = 0.1;
+LookLevels sequential_look_levels(double alpha, std::size_t min_rounds, std::size_t max_rounds, std::size_t metrics,
+                                  double interim_share = default_interim_share);
 
 }  // namespace perfgate::gates

@@ -54,7 +54,7 @@ struct AbReport {
     std::filesystem::path csv;                // where both arms were recorded (empty: not recorded)
     StopRule stop;
     double alpha = 0;
-    double confidence = 0;                    // per look, two-sided
+    gates::LookLevels levels;                 // two-sided confidence at the interim looks and the last
     std::vector<AbModelResult> models;
     std::vector<std::string> notes;
 };
