@@ -8,9 +8,9 @@
 #   scripts/device/h200-trust.sh setup           # pinned llama.cpp for CUDA + the cuda suite's tests
 #   scripts/device/h200-trust.sh full SECONDS    # whole cuda suite (ctest -L perf) until SECONDS pass
 #   scripts/device/h200-trust.sh lb SECONDS      # llama-bench pairs only, likewise
-#   scripts/device/h200-trust.sh detect VARIANT N  # N runs of tiny-llama-ci forged as VARIANT
-#                                                # (perf/models/tiny-llama-ci-VARIANT.json) under the
-#                                                # base name, llama-bench only
+#   scripts/device/h200-trust.sh detect MODEL VARIANT N  # N runs of MODEL forged as VARIANT
+#                                                # (perf/models/MODEL-VARIANT.json) under the base
+#                                                # name, llama-bench only
 #   scripts/device/h200-trust.sh bandwidth       # device-to-device copy bandwidth (roofline)
 #
 # Environment: PERFGATE_EXECUTABLE (required), PERFGATE_FETCH_CACHE_DIR (node-llama-cpp tarball),
@@ -20,7 +20,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
-stage="${1:?usage: $0 setup | full SECONDS | lb SECONDS | detect VARIANT N | bandwidth}"
+stage="${1:?usage: $0 setup | full SECONDS | lb SECONDS | detect MODEL VARIANT N | bandwidth}"
 build=build/cuda-perf
 work=build/h200
 OUT="${OUT:-$repo/$work/out}"
@@ -28,7 +28,12 @@ mkdir -p "$OUT" "$work/benchmarks"
 [ -z "${PERFGATE_LIB_DIR:-}" ] || export LD_LIBRARY_PATH="$PERFGATE_LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 pg="${PERFGATE_EXECUTABLE:?PERFGATE_EXECUTABLE: a perfgate binary}"
 say() { echo "h200-trust: $*" >&2; }
-copy_out() { cp "$work"/benchmarks/*.csv "$OUT"/ 2>/dev/null || true; cp "$work"/detect-*/*.csv "$OUT"/ 2>/dev/null || true; }
+copy_out() {
+  cp "$work"/benchmarks/*.csv "$OUT"/ 2>/dev/null || true
+  # One folder per model and variant, each holding cuda_h200_<date>_<variant>.csv: keep them apart.
+  for f in "$work"/detect-*/*.csv; do [ -e "$f" ] && cp "$f" "$OUT/$(basename "$(dirname "$f")")_$(basename "$f")"; done
+  true
+}
 
 case "$stage" in
   setup)
@@ -58,26 +63,29 @@ case "$stage" in
     copy_out
     ;;
   detect)
-    variant="${2:?variant (plus5, plus10)}"; n="${3:?runs}"
-    suite="$work/cuda-detect-$variant.json"
-    python3 - "$variant" "$suite" <<'PY'
+    model="${2:?model (tiny-llama-ci, llama-3.2-1b, llama-3.1-8b)}"; variant="${3:?variant (plus5, plus10)}"
+    n="${4:?runs}"
+    folder="$work/detect-$model-$variant"
+    suite="$work/cuda-detect-$model-$variant.json"
+    python3 - "$model" "$variant" "$suite" <<'PY'
 import json, sys
-variant, out = sys.argv[1], sys.argv[2]
+model, variant, out = sys.argv[1:4]
 s = json.load(open("perf/suites/cuda.json"))
-s["suite"] = "cuda-detect-" + variant
-s["description"] = "tiny-llama-ci forged from tiny-llama-ci-%s.json under the base name: a real slowdown" % variant
+s["suite"] = "cuda-detect-%s-%s" % (model, variant)
+s["description"] = "%s forged from %s-%s.json under the base name: a real slowdown" % (model, model, variant)
+base = [m for m in s["models"] if m["name"] == model][0]
 # The suite file lives in build/h200/: spec and runtime paths are relative to it.
-s["models"] = [dict(name="tiny-llama-ci", forge_spec="../../perf/models/tiny-llama-ci-%s.json" % variant, format="Q8_0")]
+s["models"] = [dict(name=model, forge_spec="../../perf/models/%s-%s.json" % (model, variant), format=base["format"])]
 s["runtimes"] = [r for r in s["runtimes"] if r["name"] == "llama-bench"]
 json.dump(s, open(out, "w"), indent=1)
 PY
-    mkdir -p "$work/detect-$variant"
-    host="$work/detect-$variant/host.json"
+    mkdir -p "$folder"
+    host="$folder/host.json"
     "$pg" run --suite "$suite" --write-host "$host" >&2
     for i in $(seq 1 "$n"); do
-      "$pg" run --suite "$suite" --host-json "$host" --results-dir "$work/detect-$variant" --suffix "$variant" \
+      "$pg" run --suite "$suite" --host-json "$host" --results-dir "$folder" --suffix "$variant" \
         --forge-dir "$build/forged" --vocab-dir "$build/llama.cpp/src/models" --binary llama-bench="$build/llama.cpp/build-cuda/bin/llama-bench" \
-        --pair llama-bench/tiny-llama-ci > "$OUT/detect-$variant-$i.log" 2>&1 || say "detect $variant run $i exit $?"
+        --pair "llama-bench/$model" > "$work/detect-$model-$variant-$i.log" 2>&1 || say "detect $model $variant run $i exit $?"
       rm -f "$host"; "$pg" run --suite "$suite" --write-host "$host" > /dev/null  # a new run id per run
     done
     copy_out
@@ -97,5 +105,5 @@ for _ in range(10):
 print(f"device_to_device_copy_bytes_per_s={best:.4e} (read+write, best of 10, 4 GiB, torch {torch.__version__})")
 PY
     ;;
-  *) echo "usage: $0 setup | full SECONDS | lb SECONDS | detect VARIANT N | bandwidth" >&2; exit 2 ;;
+  *) echo "usage: $0 setup | full SECONDS | lb SECONDS | detect MODEL VARIANT N | bandwidth" >&2; exit 2 ;;
 esac
