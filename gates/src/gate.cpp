@@ -25,6 +25,7 @@ struct CurrentFile {
     RowContext context;
     const std::vector<ResultRow>* rows = nullptr;
     std::string identity;  // empty for in-memory rows
+    std::vector<std::string> warnings;  // the reader's (an empty file of 0 bytes)
 };
 
 // Relative difference of two counts beyond `tolerance`, as a reason; nullopt when they fit.
@@ -157,6 +158,7 @@ public:
             auto groups = group_rows(*f.rows, f.context, catalog_);
             for (auto& g : groups) groups_.push_back(std::move(g));
             if (!f.identity.empty()) result_identities.insert(f.identity);
+            report_.warnings.insert(report_.warnings.end(), f.warnings.begin(), f.warnings.end());
         }
 
         // A host tag becomes part of a path (thresholds/<host>.json): checked by the probe's rule,
@@ -483,6 +485,7 @@ Expected<GateReport> run_gate(const GateOptions& options) {
             c.identity = detail::identity_of(options.results[i]);
         }
         c.rows = &files[i].rows;
+        c.warnings = files[i].warnings;
         current.push_back(c);
     }
     return gate_current(current, options);
