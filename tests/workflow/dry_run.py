@@ -19,6 +19,7 @@ context built like GitHub's (matrix, github, steps). Scenarios:
      step fails (the pull-request guard, docs/gate.md).
   6. an empty PERFGATE_BASELINE_REF (a failed merge-base step whose output was used anyway): the
      perf tests fail with a message instead of gating against the working tree.
+  7. a run that recorded nothing: perf.gate.<suite> fails at a ref (skipped without one).
 usage: dry_run.py WORKFLOW PERFGATE_EXECUTABLE PERFGATE_SOURCE_DIR WORK_DIR
 """
 import json
@@ -276,6 +277,18 @@ def main():
                        env=dict(os.environ, PERFGATE_BASELINE_REF=""), capture_output=True, text=True)
     check(r.returncode != 0 and "PERFGATE_BASELINE_REF is set but empty" in r.stdout + r.stderr,
           "empty PERFGATE_BASELINE_REF: the perf tests fail with a message")
+
+    # 7. a run that recorded nothing (no results file): at a ref the suite summary fails; without
+    # one it is skipped, as before. The host facts of scenario 6's probe are reused.
+    gate_only = ("cmake --preset cpu-perf -DPERFGATE_RESULTS_DIR=$PWD/build/none-recorded >/dev/null && "
+                 "ctest --preset cpu-perf -R perf.gate --output-on-failure")
+    r = subprocess.run(["bash", "-c", gate_only], cwd=project, env=dict(os.environ, PERFGATE_BASELINE_REF="main"),
+                       capture_output=True, text=True)
+    check(r.returncode != 0 and "nothing was recorded: FAIL" in r.stdout + r.stderr,
+          "nothing recorded at a ref: the suite summary fails")
+    plain = {k: v for k, v in os.environ.items() if k != "PERFGATE_BASELINE_REF"}
+    r = subprocess.run(["bash", "-c", gate_only], cwd=project, env=plain, capture_output=True, text=True)
+    check(r.returncode == 0 and "Skipped" in r.stdout, "nothing recorded without a ref: the suite summary is skipped")
 
     print(f"workflow dry run: {len(FAILURES)} failed")
     return 1 if FAILURES else 0
