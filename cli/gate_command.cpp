@@ -11,13 +11,15 @@
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/render.hpp"
+#include "perfgate/runner/suite_at_ref.hpp"
 
 namespace perfgate::cli {
 namespace {
 
 struct GateArgs {
     gates::GateOptions options;
-    std::string baseline, baseline_ref, catalog;
+    std::string baseline, baseline_ref, catalog, suite;
+    bool baseline_ref_given = false;  // an empty --baseline-ref "" is an error, not "no ref"
     std::string benchmarks_dir, thresholds_dir;  // empty: <project root>/benchmarks, /thresholds
     std::string format = "text";
     std::string output;
@@ -74,7 +76,30 @@ int run_gate_command(GateArgs& args) {
     }
     o.empty_run = args.allow_empty ? gates::EmptyRun::allow : gates::EmptyRun::fail;
     if (!args.baseline.empty()) o.baseline = args.baseline;
-    if (!args.baseline_ref.empty()) o.baseline_ref = args.baseline_ref;
+    if (args.baseline_ref_given) {
+        // An empty value (a failed merge-base step in a script) must not silently turn the
+        // pull-request protection off.
+        if (args.baseline_ref.find_first_not_of(" \t\r\n") == std::string::npos) {
+            fmt::print(stderr, "perfgate gate: --baseline-ref is empty: the base ref to read baselines and thresholds "
+                               "at is unknown (did the merge-base step fail?); leave the option out to gate against "
+                               "the working tree\n");
+            return exit_code::usage;
+        }
+        o.baseline_ref = args.baseline_ref;
+    }
+    if (!args.suite.empty()) {
+        if (!o.baseline_ref) {
+            fmt::print(stderr, "perfgate gate: --suite needs --baseline-ref (it names the suite whose version at the "
+                               "ref may excuse a missing or skipped pair)\n");
+            return exit_code::usage;
+        }
+        auto pairs = runner::suite_pairs_at_ref(args.suite, *o.baseline_ref);
+        if (!pairs) {
+            fmt::print(stderr, "perfgate gate: {}\n", pairs.error().message);
+            return exit_code::usage;
+        }
+        o.pairs_at_ref = std::move(*pairs);
+    }
     if (!args.catalog.empty()) o.catalog = args.catalog;
     auto test = gates::stat_test_from_string(args.test);
     auto format = gates::report_format_from_string(args.format);
@@ -107,9 +132,16 @@ void add_gate_command(CLI::App& app) {
     cmd->add_flag("--allow-empty", args->allow_empty,
                   "Pass a run that compared nothing (every pair new, skipped or missing, or no pairs); without it "
                   "such a run fails (exit 1)");
-    cmd->add_option("--baseline-ref", args->baseline_ref,
+    auto* baseline_ref = cmd->add_option("--baseline-ref", args->baseline_ref,
                     "Read benchmarks and thresholds as they are at this git ref (e.g. the merge base), so a change cannot "
-                    "loosen its own gate");
+                    "loosen its own gate; a pair ok in the baseline that is missing or skipped now then fails, unless "
+                    "the --suite at the ref lacks it too (must not be empty)")
+        // Zero or one value, so that an empty one reaches the check in run_gate_command (CLI11
+        // would otherwise answer "1 required TEXT missing", which does not say what happened).
+        ->expected(0, 1);
+    cmd->add_option("--suite", args->suite,
+                    "With --baseline-ref: the suite manifest, read as it is at the ref; its pairs are the ones a "
+                    "run may not drop (without it every missing or skipped pair that was ok fails)");
     cmd->add_option("--format", args->format, "text | markdown | junit | json")->capture_default_str();
     cmd->add_option("--output", args->output, "Write the report to this file instead of stdout");
     cmd->add_option("--catalog", args->catalog, "Model alias catalog (TSV with local_name and aliases columns)");
@@ -130,7 +162,10 @@ void add_gate_command(CLI::App& app) {
         ->capture_default_str()->check(CLI::Range(1, 100));
     cmd->add_option("--power", o.history_rule.power, "Detection probability behind each verdict's stated MDE")
         ->capture_default_str()->check(CLI::Range(0.5, 0.999));
-    cmd->callback([args] { exit_status = run_gate_command(*args); });
+    cmd->callback([args, baseline_ref] {
+        args->baseline_ref_given = baseline_ref->count() > 0;
+        exit_status = run_gate_command(*args);
+    });
 }
 
 }  // namespace perfgate::cli

@@ -72,6 +72,13 @@ file(WRITE "${WORK_DIR}/dup-thresholds/default.json"
 expect("duplicate thresholds key" "${WORK_DIR}" 2 "dup-thresholds/default.json:4: key \"decode_tok_s\" appears twice"
        --results "${results}" --benchmarks-dir "${FIXTURES}" --thresholds-dir "${WORK_DIR}/dup-thresholds")
 
+# An empty --baseline-ref (what a failed merge-base step hands on) is a usage error, never "no ref"
+# (hardening issue, item 2b); so is --suite without a ref.
+expect("empty --baseline-ref" "${WORK_DIR}" 2 "--baseline-ref is empty"
+       --results "${results}" --benchmarks-dir "${FIXTURES}" --thresholds-dir "${THRESHOLDS}" --baseline-ref "")
+expect("--suite without --baseline-ref" "${WORK_DIR}" 2 "--suite needs --baseline-ref"
+       --results "${results}" --benchmarks-dir "${FIXTURES}" --thresholds-dir "${THRESHOLDS}" --suite x.json)
+
 # Defaults from the project root: a project with benchmarks/ and thresholds/, gated from a folder
 # deep inside it, finds both (the pairs are compared: unchanged, exit 0).
 set(project "${WORK_DIR}/project")

@@ -65,17 +65,7 @@ std::size_t lines_in(std::string_view text, std::size_t begin, std::size_t end) 
 using detail::errno_text;
 
 using detail::Fd;
-
-Status write_all(int fd, const std::string& bytes, const std::string& path) {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return make_error(fmt::format("{}: write failed: {}", path, n < 0 ? errno_text() : "short write"));
-        done += static_cast<std::size_t>(n);
-    }
-    return Ok{};
-}
+using detail::write_all;
 
 }  // namespace
 
@@ -109,8 +99,15 @@ Expected<PrunedText> prune_run_from_text(std::string_view text, const std::strin
 
 Expected<std::size_t> prune_run_locked(const std::string& path, const std::string& run_id) {
     if (run_id.empty()) return make_error("prune: an empty run id matches nothing");
-    Fd fd(::open(path.c_str(), O_RDWR | O_CLOEXEC));
+    // Never through a symbolic link, and only a regular file (as for the appender: a committed
+    // link could point anywhere, and the rename below would replace the link, not its target).
+    Fd fd(::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    if (fd.get() < 0 && errno == ELOOP)
+        return make_error(fmt::format("{}: is a symbolic link; refusing to prune through it", path));
     if (fd.get() < 0) return make_error(fmt::format("{}: cannot open: {}", path, errno_text()));
+    struct stat kind {};
+    if (::fstat(fd.get(), &kind) != 0 || !S_ISREG(kind.st_mode))
+        return make_error(fmt::format("{}: not a regular file; refusing to prune it", path));
     // The appenders' lock: no row is appended between reading the file and replacing it.
     if (::flock(fd.get(), LOCK_EX) != 0) return make_error(fmt::format("{}: cannot lock: {}", path, errno_text()));
     struct stat st {};
@@ -137,7 +134,8 @@ Expected<std::size_t> prune_run_locked(const std::string& path, const std::strin
         return e;
     };
     if (::fchmod(out.get(), st.st_mode & 07777) != 0) return fail(make_error(fmt::format("{}: chmod: {}", temp, errno_text())));
-    if (auto w = write_all(out.get(), pruned->text, temp); !w) return fail(w.error());
+    if (auto w = write_all(out.get(), pruned->text); !w)
+        return fail(make_error(fmt::format("{}: write failed: {}", temp, w.error().message)));
     if (::fsync(out.get()) != 0) return fail(make_error(fmt::format("{}: fsync failed: {}", temp, errno_text())));
     if (::rename(temp.c_str(), path.c_str()) != 0)
         return fail(make_error(fmt::format("{}: cannot replace it: {}", path, errno_text())));
@@ -152,7 +150,8 @@ Expected<std::vector<PrunedFile>> prune_run_in_folder(const std::string& folder,
     if (!std::filesystem::is_directory(folder, ec)) return make_error(folder + ": no such folder");
     std::vector<std::string> csvs;
     for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
-        if (entry.is_regular_file() && entry.path().extension() == ".csv") csvs.push_back(entry.path().string());
+        if (entry.path().extension() == ".csv" && (entry.is_symlink() || entry.is_regular_file()))
+            csvs.push_back(entry.path().string());  // a link is refused by prune_run_locked, by name
     if (ec) return make_error(folder + ": cannot list: " + ec.message());
     std::sort(csvs.begin(), csvs.end());
     std::vector<PrunedFile> pruned;

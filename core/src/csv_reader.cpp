@@ -110,6 +110,15 @@ std::string runtime_from_generation(CsvGeneration g) {
 
 Expected<ResultFile> parse_results_csv(std::string_view text, const std::string& name) {
     auto where = [&](std::size_t line) { return fmt::format("{}:{}", name, line); };
+    if (text.empty()) {
+        // A file of 0 bytes holds no rows: what an older perfgate left when the disk filled before
+        // its first row (perfgate now creates a file whole, header and rows in one step). Read as
+        // empty, with a warning, so one such file does not make every later gate of the day exit 2.
+        ResultFile empty;
+        empty.path = name;
+        empty.warnings.push_back(name + ": empty file (0 bytes, no header); read as a file without rows");
+        return empty;
+    }
     if (auto bad = find_binary_or_invalid_utf8(text))
         return make_error(fmt::format("{}: {} — not a CSV text file", where(bad->line), bad->what));
     if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);

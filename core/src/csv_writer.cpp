@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <variant>
 
 #include "columns.hpp"
 #include "posix_fd.hpp"
@@ -74,6 +77,7 @@ namespace {
 using detail::Fd;
 
 using detail::errno_text;
+using detail::write_all;
 
 // Reads the first line and the last byte of an existing file to check it is ours and whole.
 // Returns whether the file has the `arm` column (false: perfgate's header from before it).
@@ -98,67 +102,132 @@ Expected<bool> check_existing(int fd, off_t size, const std::string& path) {
 
 namespace {
 
-// Opens `path` for appending and takes the exclusive lock. perfgate prune replaces the file by a
-// rename while holding the same lock, so a lock won on the replaced file is retaken on the new one
-// (else the row would go to a file that is no longer in the folder).
-Expected<int> open_locked_for_append(const std::string& path) {
+// Not found: the file does not exist yet and is created whole by create_with_rows().
+struct Absent {};
+
+// Opens an existing results file for appending and takes the exclusive lock. A results file must
+// be a regular file reached without a symbolic link: a pull request can commit
+// benchmarks/<name>.csv as a link to any path, and an append must never land there (O_NOFOLLOW;
+// O_NONBLOCK so a FIFO planted under the name cannot block the open). perfgate prune replaces the
+// file by a rename while holding the same lock, so a lock won on the replaced file is retaken on
+// the new one (else the row would go to a file that is no longer in the folder).
+Expected<std::variant<int, Absent>> open_existing_locked(const std::string& path) {
     for (int attempt = 0; attempt < 100; ++attempt) {
-        const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0 && errno == ENOENT) return std::variant<int, Absent>{Absent{}};
+        if (fd < 0 && errno == ELOOP)
+            return make_error(fmt::format("{}: is a symbolic link; refusing to write results through it (a results "
+                                          "file must be a regular file inside the results folder)", path));
         if (fd < 0) return make_error(fmt::format("{}: cannot open for appending: {}", path, errno_text()));
+        struct stat locked {};
+        if (::fstat(fd, &locked) != 0 || !S_ISREG(locked.st_mode)) {
+            ::close(fd);
+            return make_error(fmt::format("{}: not a regular file; refusing to append results to it", path));
+        }
         // The lock serialises concurrent perfgate runs; O_APPEND alone could interleave partial writes.
         if (::flock(fd, LOCK_EX) != 0) {
             ::close(fd);
             return make_error(fmt::format("{}: cannot lock: {}", path, errno_text()));
         }
-        struct stat locked {}, named {};
-        if (::fstat(fd, &locked) == 0 && ::stat(path.c_str(), &named) == 0 && locked.st_dev == named.st_dev &&
+        struct stat named {};
+        if (::fstat(fd, &locked) == 0 && ::lstat(path.c_str(), &named) == 0 && locked.st_dev == named.st_dev &&
             locked.st_ino == named.st_ino)
-            return fd;
+            return std::variant<int, Absent>{fd};
         ::close(fd);
     }
     return make_error(fmt::format("{}: the file kept being replaced while waiting for its lock", path));
 }
 
+// Creates `path` holding `bytes` (header and rows) in one step: written and synced under a
+// temporary name in the same folder, then given the final name without replacing anything
+// (renameat2 RENAME_NOREPLACE, or link() where the file system lacks it). No reader ever sees the
+// file empty or header-less, and a full disk leaves no file at all. Returns false when another run
+// created the file first (the caller appends to it instead).
+Expected<bool> create_with_rows(const std::string& path, const std::string& bytes) {
+    const std::filesystem::path target(path);
+    const auto folder = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    std::string temp = (folder / ("." + target.filename().string() + ".new-XXXXXX")).string();
+    Fd out(::mkostemp(temp.data(), O_CLOEXEC));
+    // Worded as for an existing file: to the user both are "cannot write the results file there".
+    if (out.get() < 0) return make_error(fmt::format("{}: cannot open for appending: {}", path, errno_text()));
+    auto fail = [&](const std::string& what) -> Expected<bool> {
+        ::unlink(temp.c_str());
+        return make_error(fmt::format("{}: {}; nothing was created", path, what));
+    };
+    if (::fchmod(out.get(), 0644) != 0) return fail("chmod failed: " + errno_text());
+    if (auto w = write_all(out.get(), bytes); !w) return fail("write failed: " + w.error().message);
+    if (::fsync(out.get()) != 0) return fail("fsync failed: " + errno_text());
+    int moved = ::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE);
+    if (moved != 0 && (errno == EINVAL || errno == ENOSYS)) {
+        moved = ::link(temp.c_str(), path.c_str());
+        const int saved = errno;
+        ::unlink(temp.c_str());
+        errno = saved;
+    }
+    if (moved != 0) {
+        const int saved = errno;
+        ::unlink(temp.c_str());
+        if (saved == EEXIST) return false;
+        errno = saved;
+        return fail("cannot give it its name: " + errno_text());
+    }
+    // The new name itself must survive a crash.
+    Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.get() >= 0) ::fsync(dir.get());
+    return true;
+}
+
+std::string rows_text(const std::vector<ResultRow>& rows, bool with_arm) {
+    std::string bytes;
+    for (const auto& row : rows) bytes += format_row(row, with_arm);
+    return bytes;
+}
+
 }  // namespace
 
 Status append_results_locked(const std::string& path, const std::vector<ResultRow>& rows) {
-    auto opened = open_locked_for_append(path);
-    if (!opened) return opened.error();
-    Fd fd(*opened);
+    int opened_fd = -1;
+    for (int attempt = 0; opened_fd < 0; ++attempt) {
+        auto opened = open_existing_locked(path);
+        if (!opened) return opened.error();
+        if (auto* fd = std::get_if<int>(&*opened)) {
+            opened_fd = *fd;
+            break;
+        }
+        if (attempt == 100) return make_error(fmt::format("{}: kept appearing and disappearing while being created", path));
+        auto created = create_with_rows(path, perfgate_header_line() + "\n" + rows_text(rows, true));
+        if (!created) return created.error();
+        if (*created) return Ok{};
+        // Another run created the file meanwhile: append to it like to any existing file.
+    }
+    Fd fd(opened_fd);
 
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return make_error(fmt::format("{}: cannot stat: {}", path, errno_text()));
     std::string bytes;
     bool with_arm = true;
     if (st.st_size == 0) {
+        // An empty file left by an earlier perfgate (which created the file before writing it).
         bytes = perfgate_header_line() + "\n";
     } else {
-        Fd reader(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+        Fd reader(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
         if (reader.get() < 0) return make_error(fmt::format("{}: cannot open for reading: {}", path, errno_text()));
         auto existing = check_existing(reader.get(), st.st_size, path);
         if (!existing) return existing.error();
         with_arm = *existing;
     }
-    for (const auto& row : rows) {
+    for (const auto& row : rows)
         if (!with_arm && !row.arm.empty())
             return make_error(fmt::format("{}:1: the file's header has no 'arm' column (written before perfgate ab); "
                                           "refusing to append A/B rows to it (use a new file or a --suffix)", path));
-        bytes += format_row(row, with_arm);
-    }
+    bytes += rows_text(rows, with_arm);
 
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            std::string why = n < 0 ? errno_text() : "short write";
-            // Take back the partial bytes so no reader ever sees a torn row.
-            if (::ftruncate(fd.get(), st.st_size) != 0)
-                return make_error(fmt::format("{}: write failed ({}), and truncating back to {} bytes failed too: {}",
-                                              path, why, st.st_size, errno_text()));
-            return make_error(fmt::format("{}: write failed: {}; the file was left as it was before", path, why));
-        }
-        done += static_cast<std::size_t>(n);
+    if (auto w = write_all(fd.get(), bytes); !w) {
+        // Take back the partial bytes so no reader ever sees a torn row.
+        if (::ftruncate(fd.get(), st.st_size) != 0)
+            return make_error(fmt::format("{}: write failed ({}), and truncating back to {} bytes failed too: {}", path,
+                                          w.error().message, st.st_size, errno_text()));
+        return make_error(fmt::format("{}: write failed: {}; the file was left as it was before", path, w.error().message));
     }
     if (::fsync(fd.get()) != 0) return make_error(fmt::format("{}: fsync failed: {}", path, errno_text()));
     return Ok{};

@@ -16,25 +16,15 @@
 #include <sstream>
 
 #include "perfgate/core/csv.hpp"
+#include "test_support.hpp"
 
 using namespace perfgate;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-    auto dir = fs::temp_directory_path() / ("perfgate-full-disk-" + std::to_string(::getpid())) / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
-
-std::string bytes_of(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+fs::path fresh_dir(const std::string& name) { return test::fresh_dir("perfgate-full-disk", name); }
+using test::bytes_of;
 
 std::vector<ResultRow> rows(const std::string& prefix, int n) {
     std::vector<ResultRow> v;
@@ -110,30 +100,12 @@ TEST_CASE("an injected write failure (EFBIG via RLIMIT_FSIZE) leaves the CSV as 
     const std::string before = bytes_of(csv);
 
     // In a child: the file may grow by 100 bytes only, so the append is cut short mid-row.
-    int pipe_fds[2];
-    REQUIRE(::pipe(pipe_fds) == 0);
-    const pid_t pid = ::fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        ::close(pipe_fds[0]);
-        ::signal(SIGXFSZ, SIG_IGN);  // write() then fails with EFBIG instead of killing us
-        rlimit lim{static_cast<rlim_t>(before.size() + 100), static_cast<rlim_t>(before.size() + 100)};
-        ::setrlimit(RLIMIT_FSIZE, &lim);
-        const auto r = append_results_locked(csv.string(), rows("lost-", 20));
-        const std::string msg = r ? std::string("appended?!") : r.error().message;
-        (void)!::write(pipe_fds[1], msg.data(), msg.size());
-        ::_exit(r ? 1 : 0);
-    }
-    ::close(pipe_fds[1]);
-    std::string msg;
-    char buf[512];
-    for (ssize_t n; (n = ::read(pipe_fds[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<std::size_t>(n));
-    ::close(pipe_fds[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
+    const auto child = test::with_file_size_limit(static_cast<rlim_t>(before.size() + 100), [&] {
+        return append_results_locked(csv.string(), rows("lost-", 20));
+    });
+    const std::string& msg = child.message;
     INFO(msg);
-    REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);
+    CHECK(child.refused);
     CHECK_THAT(msg, Catch::Contains("write failed: File too large") && Catch::Contains("left as it was"));
     CHECK(bytes_of(csv) == before);
     auto read = read_results_csv(csv.string());

@@ -25,6 +25,7 @@ struct CurrentFile {
     RowContext context;
     const std::vector<ResultRow>* rows = nullptr;
     std::string identity;  // empty for in-memory rows
+    std::vector<std::string> warnings;  // the reader's (an empty file of 0 bytes)
 };
 
 // Relative difference of two counts beyond `tolerance`, as a reason; nullopt when they fit.
@@ -157,6 +158,7 @@ public:
             auto groups = group_rows(*f.rows, f.context, catalog_);
             for (auto& g : groups) groups_.push_back(std::move(g));
             if (!f.identity.empty()) result_identities.insert(f.identity);
+            report_.warnings.insert(report_.warnings.end(), f.warnings.begin(), f.warnings.end());
         }
 
         // A host tag becomes part of a path (thresholds/<host>.json): checked by the probe's rule,
@@ -179,6 +181,13 @@ public:
         }
         if (options_.report_missing)
             if (auto st = add_missing(); !st) return st.error();
+        // Missing pairs do not fail a run without a baseline ref, so they are said out loud, not
+        // only listed among the verdicts.
+        if (const auto missing = report_.count(Verdict::missing); missing > 0 && !options_.baseline_ref)
+            report_.warnings.push_back(fmt::format(
+                "{} pair{} of the baseline {} not run now (listed as missing; they do not fail this run, but "
+                "with --baseline-ref a pair ok in the baseline that is missing fails)",
+                missing, missing == 1 ? "" : "s", missing == 1 ? "was" : "were"));
 
         auto pr = sources_.pull_request_warnings(result_identities);
         if (!pr) return pr.error();
@@ -347,8 +356,10 @@ private:
             else
                 status_metrics(p, Verdict::failed, fmt::format("{} now; the baseline was {}", now.text, then.text));
         } else if (now.is_skip()) {
+            const std::string what = fmt::format("{} now; the baseline was {}", now.text, then.text);
             if (then.is_skip()) status_metrics(p, Verdict::unchanged, fmt::format("{} now, as in the baseline", now.text));
-            else status_metrics(p, Verdict::skipped, fmt::format("{} now; the baseline was {}", now.text, then.text));
+            else if (then.ok()) guard_dropped_pair(p, Verdict::skipped, what + fmt::format(" ({})", b->source()), g.runtime, g.raw_model);
+            else status_metrics(p, Verdict::skipped, what);
         } else if (!then.ok()) {
             status_metrics(p, Verdict::new_pair,
                            fmt::format("no baseline reading: the baseline row is {} ({})", then.text, b->source()));
@@ -421,12 +432,33 @@ private:
                 p.batch = b.batch;
                 p.prompt_target_len = b.prompt_target_len;
                 describe_baseline(p, b);
-                status_metrics(p, Verdict::missing,
-                               fmt::format("in the baseline ({}, {}), not run now", b.source(), b.status()));
+                const std::string what = fmt::format("in the baseline ({}, {}), not run now", b.source(), b.status());
+                if (StatusToken{b.status()}.ok()) guard_dropped_pair(p, Verdict::missing, what, b.runtime, b.raw_model);
+                else status_metrics(p, Verdict::missing, what);
                 report_.pairs.push_back(std::move(p));
             }
         }
         return Ok{};
+    }
+
+    // A pair measured ok in the baseline that is skipped or missing now. Without a baseline ref it
+    // keeps `verdict` (listed, not failing: a local run may well cover part of a suite). With one,
+    // the change under test must not be able to take the pair out of its own gate: it fails
+    // unless the suite at the ref does not run the pair either. A pair measured ok in the baseline
+    // on this host did fit there, so "the suite at the ref would skip it too" needs no memory
+    // estimate here; the pair list is what a change can rename.
+    void guard_dropped_pair(PairReport& p, Verdict verdict, const std::string& what, const std::string& runtime,
+                            const std::string& model) {
+        if (!options_.baseline_ref) return status_metrics(p, verdict, what);
+        const std::string& ref = *options_.baseline_ref;
+        if (options_.pairs_at_ref && !options_.pairs_at_ref->count({runtime, model}))
+            return status_metrics(p, verdict, what + fmt::format("; the suite at {} does not run {}/{} either", ref,
+                                                                 runtime, model));
+        status_metrics(p, Verdict::failed,
+                       what + fmt::format(": {} {}/{} at {}, so a change cannot leave it out of the gate (renamed, "
+                                          "removed or skipped pairs fail until the suite at the base ref drops them)",
+                                          options_.pairs_at_ref ? "the suite runs" : "the baseline has", runtime, model,
+                                          ref));
     }
 
     const GateOptions& options_;
@@ -483,6 +515,7 @@ Expected<GateReport> run_gate(const GateOptions& options) {
             c.identity = detail::identity_of(options.results[i]);
         }
         c.rows = &files[i].rows;
+        c.warnings = files[i].warnings;
         current.push_back(c);
     }
     return gate_current(current, options);

@@ -32,25 +32,32 @@ std::string with_decode(const std::string& fixture, const std::string& model, do
     return csv.str();
 }
 
+// An empty repository on branch main, with an identity for commits. False (and a warning) when
+// git is not installed.
+bool init_repo(const std::string& repo) {
+    if (boost::process::search_path("git").empty()) {
+        WARN("git is not installed; pull-request simulation not run");
+        return false;
+    }
+    boost::filesystem::create_directories(repo);
+    git(repo, {"init", "--quiet", "--initial-branch=main"});
+    git(repo, {"config", "user.email", "gate@example.invalid"});
+    git(repo, {"config", "user.name", "gate test"});
+    return true;
+}
+
 }  // namespace
 
 TEST_CASE("pull-request simulation: --baseline-ref ignores a lowered baseline and a loosened threshold",
           "[gates][pull_request]") {
-    if (boost::process::search_path("git").empty()) {
-        WARN("git is not installed; pull-request simulation not run");
-        return;
-    }
     testing::TempDir tmp;
     const std::string repo = tmp.sub("repo");
-    boost::filesystem::create_directories(repo);
+    if (!init_repo(repo)) return;
     const std::string fixture = "rocm_strixhalo-gfx1151_2026-09-30.csv";
     const std::string victim = CsvText::parse(testing::slurp(testing::fixture(fixture))).rows[3][0];
     const std::string baseline = repo + "/benchmarks/" + fixture;
     const std::string default_json = repo + "/thresholds/default.json";
 
-    git(repo, {"init", "--quiet", "--initial-branch=main"});
-    git(repo, {"config", "user.email", "gate@example.invalid"});
-    git(repo, {"config", "user.name", "gate test"});
     testing::spit(baseline, testing::slurp(testing::fixture(fixture)));
     testing::spit(default_json, testing::slurp(testing::thresholds_dir() + "/default.json"));
     git(repo, {"add", "."});
@@ -103,4 +110,80 @@ TEST_CASE("pull-request simulation: --baseline-ref ignores a lowered baseline an
     auto bad_ref = run_gate(opts);
     REQUIRE_FALSE(bad_ref);
     CHECK_THAT(bad_ref.error().message, Catch::Contains("no-such-ref"));
+}
+
+// Hardening issue, item 2: the suite a pull request runs is its own, so renaming a pair (or
+// inflating weight_gb until the memory guard skips it) turned a regression into "new" plus
+// "missing" or "skipped", and the gate passed. With --baseline-ref such a pair fails unless the
+// suite at the ref does not run it either.
+TEST_CASE("pull-request guard: a pair ok in the baseline that is missing or skipped now fails at a ref",
+          "[gates][pull_request]") {
+    testing::TempDir tmp;
+    const std::string repo = tmp.sub("repo");
+    if (!init_repo(repo)) return;
+    const std::string fixture = "rocm_strixhalo-gfx1151_2026-09-30.csv";
+    auto base = CsvText::parse(testing::slurp(testing::fixture(fixture)));
+    const std::string dropped = base.rows[1][0], skipped = base.rows[2][0];
+    testing::spit(repo + "/benchmarks/" + fixture, base.str());
+    testing::spit(repo + "/thresholds/default.json", testing::slurp(testing::thresholds_dir() + "/default.json"));
+    git(repo, {"add", "."});
+    git(repo, {"commit", "--quiet", "-m", "baseline"});
+
+    // The change's run: `dropped` renamed away (its row now under another name: new), `skipped`
+    // recorded as skipped by the memory guard, every other pair unchanged.
+    auto run = base;
+    run.edit([&](auto& r) {
+        r[run.col("date")] = "2026-10-02";
+        if (r[run.col("model")] == dropped) r[run.col("model")] = dropped + "-renamed";
+        if (r[run.col("model")] == skipped) r.push_back("SKIP:oom_estimate");
+    });
+    const std::string results = tmp.sub("run/rocm_strixhalo-gfx1151_2026-10-02.csv");
+    testing::spit(results, run.str());
+
+    GateOptions opts;
+    opts.results = {results};
+    opts.benchmarks_dir = repo + "/benchmarks";
+    opts.thresholds_dir = repo + "/thresholds";
+    auto verdict_of = [](const GateReport& r, const std::string& model) {
+        for (const auto& p : r.pairs)
+            if (p.model == model || p.current_model == model || p.baseline_model == model) return p;
+        FAIL("no pair " << model);
+        return PairReport{};
+    };
+
+    // Without a ref (a local run): listed loudly, not failing, as before.
+    auto local = run_gate(opts);
+    REQUIRE(local);
+    CHECK(exit_code(*local) == 0);
+    CHECK(verdict_of(*local, dropped).verdict == Verdict::missing);
+    CHECK(verdict_of(*local, skipped).verdict == Verdict::skipped);
+    bool said_missing = false;
+    for (const auto& w : local->warnings) said_missing |= w.find("1 pair of the baseline was not run now") != std::string::npos;
+    CHECK(said_missing);
+
+    // At the ref, the suite unknown: both fail, and the reason says why.
+    opts.baseline_ref = "main";
+    auto guarded = run_gate(opts);
+    REQUIRE(guarded);
+    CHECK(exit_code(*guarded) == 1);
+    const auto missing = verdict_of(*guarded, dropped), skip = verdict_of(*guarded, skipped);
+    CHECK(missing.verdict == Verdict::failed);
+    CHECK_THAT(missing.reason, Catch::Contains("not run now") && Catch::Contains("cannot leave it out of the gate"));
+    CHECK(skip.verdict == Verdict::failed);
+    CHECK_THAT(skip.reason, Catch::Contains("SKIP:oom_estimate now") && Catch::Contains("main"));
+
+    // The suite at the ref runs both: still failing. It runs neither: listed, passing.
+    const std::string runtime = missing.runtime;
+    opts.pairs_at_ref = std::set<std::pair<std::string, std::string>>{{runtime, dropped}, {runtime, skipped}};
+    auto listed = run_gate(opts);
+    REQUIRE(listed);
+    CHECK(exit_code(*listed) == 1);
+    CHECK_THAT(verdict_of(*listed, dropped).reason, Catch::Contains("the suite runs"));
+    opts.pairs_at_ref = std::set<std::pair<std::string, std::string>>{};
+    auto dropped_at_ref = run_gate(opts);
+    REQUIRE(dropped_at_ref);
+    CHECK(exit_code(*dropped_at_ref) == 0);
+    CHECK(verdict_of(*dropped_at_ref, dropped).verdict == Verdict::missing);
+    CHECK_THAT(verdict_of(*dropped_at_ref, dropped).reason, Catch::Contains("does not run"));
+    CHECK(verdict_of(*dropped_at_ref, skipped).verdict == Verdict::skipped);
 }

@@ -208,8 +208,16 @@ void read_runtime(Reader& r, const json& obj, const std::string& ptr, const std:
     if (auto k = kind_from(kind)) rt.kind = *k;
     else if (!r.failed()) r.fail(ptr + "/kind", "unknown runtime kind \"" + kind + "\" (llama-bench, mlxcel, mlx-lm, catch2, command)");
     const auto binary = r.string(obj, ptr, "binary", true).value_or("");
-    // A bare name is looked up on PATH when the run starts; anything with a '/' is a path.
-    rt.binary = binary.find('/') == std::string::npos ? binary : resolve(base, binary).string();
+    // A bare name is looked up on PATH when the run starts; anything with a '/' is a path relative
+    // to the manifest's folder. "./x" beside a manifest in the working directory normalises to "x",
+    // which the launcher would search on PATH (an impostor earlier on PATH would run), so the
+    // resolved path keeps a folder part.
+    if (binary.find('/') == std::string::npos) {
+        rt.binary = binary;
+    } else {
+        auto path = resolve(base, binary);
+        rt.binary = (path.has_parent_path() ? path : std::filesystem::path(".") / path).string();
+    }
     rt.args = r.strings(obj, ptr, "args");
     rt.flags = r.strings(obj, ptr, "flags");
     if (auto it = obj.find("env"); it != obj.end()) {

@@ -26,6 +26,9 @@ bool inconclusive(const gates::GateReport& report) {
 
 Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRequest& pair,
                                     const SuiteRunRequest& request, std::ostream& log, std::ostream& out) {
+    // A gate that cannot know its base ref is found out before anything is measured.
+    if (request.gate)
+        if (auto ref = baseline_ref_from_environment(); !ref) return ref.error();
     auto first = perf::run_pair(suite, pair, log, out);
     if (!first) return first.error();
     PairResult result{*first, outcome_of(first->exit_code)};
@@ -33,7 +36,9 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
     if (!request.gate || !first->status.ok() || first->csv.empty() || !first->row) return result;
 
     const ResultRow& row = *first->row;
-    auto options = gate_options(request.thresholds_dir, request.history_dir.empty() ? first->csv.parent_path() : request.history_dir, row.run_id);
+    auto gate_opts = gate_options(request.thresholds_dir, request.history_dir.empty() ? first->csv.parent_path() : request.history_dir, row.run_id);
+    if (!gate_opts) return gate_opts.error();
+    auto& options = *gate_opts;
     options.report_missing = false;
     std::vector<ResultRow> rows{row};
     const std::size_t max_reruns = static_cast<std::size_t>(suite.workload.max_reruns);

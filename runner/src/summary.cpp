@@ -5,6 +5,7 @@
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/render.hpp"
 #include "perfgate/perf/recorder.hpp"
+#include "perfgate/runner/suite_at_ref.hpp"
 #include "perfgate/runner/suite_run.hpp"
 
 namespace perfgate::runner {
@@ -14,13 +15,27 @@ Expected<Outcome> run_summary(const perf::Suite& suite, const perf::HostContext&
     auto csv = perf::results_file(request.results_dir, host.backend, host.host_tag, host.date,
                                   request.suffix.empty() ? suite.results_suffix : request.suffix);
     if (!csv) return csv.error();
+    auto gate_opts = detail::gate_options(request.thresholds_dir, request.history_dir.empty() ? csv->parent_path() : request.history_dir, host.run_id);
+    if (!gate_opts) return gate_opts.error();
+    auto& options = *gate_opts;
     if (!std::filesystem::exists(*csv)) {
         out << fmt::format("perfgate: no results file {} for run {}: every pair was skipped or none ran\n",
                            csv->string(), host.run_id);
+        // A pull request's run that recorded nothing proves nothing: it must not pass as skipped.
+        if (options.baseline_ref) {
+            out << fmt::format("perfgate: gating against {} and nothing was recorded: FAIL\n", *options.baseline_ref);
+            return Outcome::fail;
+        }
         return Outcome::skip;
     }
-    auto options = detail::gate_options(request.thresholds_dir, request.history_dir.empty() ? csv->parent_path() : request.history_dir, host.run_id);
     options.results = {csv->string()};
+    if (options.baseline_ref) {
+        // The pull-request guard: pairs of the baseline that this run dropped fail unless the
+        // suite as it is at the ref lacks them too.
+        auto at_ref = suite_pairs_at_ref(suite.path, *options.baseline_ref);
+        if (!at_ref) return at_ref.error();
+        options.pairs_at_ref = std::move(*at_ref);
+    }
     auto report = gates::run_gate(options);
     if (!report) return report.error();
     out << gates::render_text(*report);

@@ -14,6 +14,12 @@ context built like GitHub's (matrix, github, steps). Scenarios:
   3. pull request whose runtime got 3x slower: the test step fails (ctest's exit code is the
      verdict) and the summary names the regression.
   4. pull request without a merge base: the merge-base step fails, nothing is measured.
+  5. pull request that renames the pair in its own suite and is 3x slower: the renamed pair is
+     new, but the baseline pair is missing while the suite at the merge base runs it: the test
+     step fails (the pull-request guard, docs/gate.md).
+  6. an empty PERFGATE_BASELINE_REF (a failed merge-base step whose output was used anyway): the
+     perf tests fail with a message instead of gating against the working tree.
+  7. a run that recorded nothing: perf.gate.<suite> fails at a ref (skipped without one).
 usage: dry_run.py WORKFLOW PERFGATE_EXECUTABLE PERFGATE_SOURCE_DIR WORK_DIR
 """
 import json
@@ -170,6 +176,17 @@ perfgate_add_perf_suite(SUITE "${{CMAKE_SOURCE_DIR}}/perf/suites/cpu.json" BACKE
     return git
 
 
+def slow_down(suite_file, recording, model_name=None):
+    """Makes the suite's stub print `recording` (and renames its model when asked)."""
+    suite = json.load(open(suite_file))
+    # The stub reads recordings from $PERFGATE_FIXTURES when they are not among its own.
+    suite["runtimes"][0]["args"] = ["print", os.path.basename(recording)]
+    suite["runtimes"][0]["env"] = {"PERFGATE_FIXTURES": WORK}
+    if model_name:
+        suite["models"][0]["name"] = model_name
+    json.dump(suite, open(suite_file, "w"), indent=2)
+
+
 def main():
     if os.path.exists(WORK):
         shutil.rmtree(WORK)
@@ -226,11 +243,7 @@ def main():
     text = re.sub(r"in (\d+\.\d+)s", lambda m: "in %.2fs" % (float(m.group(1)) * 3), text)
     open(slow, "w").write(text)
     suite_file = os.path.join(project, "perf", "suites", "cpu.json")
-    suite = json.load(open(suite_file))
-    # The stub reads recordings from $PERFGATE_FIXTURES when they are not among its own.
-    suite["runtimes"][0]["args"] = ["print", os.path.basename(slow)]
-    suite["runtimes"][0]["env"] = {"PERFGATE_FIXTURES": WORK}
-    json.dump(suite, open(suite_file, "w"), indent=2)
+    slow_down(suite_file, slow)
     sh(f"rm -rf build && {git} commit -qam slower", project)
     slow_pr = dict(pr, name="pr-slow")
     outcomes, summary = run_job(job, project, slow_pr, {"perf": "failure"})
@@ -247,6 +260,35 @@ def main():
     outcomes, summary = run_job(job, project, nobase, {"base": "failure"})
     check(outcomes["base"]["outcome"] == "failure", "no merge base: the job fails at the merge-base step")
     check(outcomes["perf"]["outcome"] == "skipped", "no merge base: nothing is measured")
+
+    # 5. pull request that renames the pair (and is slower): the baseline pair must not vanish.
+    sh("git switch -q main && git switch -q -c rename && rm -rf build", project)
+    slow_down(suite_file, slow, model_name="small-renamed")
+    sh(f"{git} commit -qam 'rename the pair'", project)
+    rename_pr = dict(pr, name="pr-rename")
+    outcomes, summary = run_job(job, project, rename_pr, {"perf": "failure"})
+    check(outcomes["perf"]["outcome"] == "failure", "renaming pr: the test step fails")
+    check(re.search(r"\| failed \| small \(", summary) is not None and "not run now" in summary,
+          "renaming pr: the summary shows the baseline pair failed as not run now")
+
+    # 6. an empty PERFGATE_BASELINE_REF reaching ctest: the perf tests fail and say why.
+    r = subprocess.run(["bash", "-c", "cmake --preset cpu-perf -DPERFGATE_RESULTS_DIR=$PWD/build/empty-ref >/dev/null && "
+                        "ctest --preset cpu-perf -L perf --output-on-failure"], cwd=project,
+                       env=dict(os.environ, PERFGATE_BASELINE_REF=""), capture_output=True, text=True)
+    check(r.returncode != 0 and "PERFGATE_BASELINE_REF is set but empty" in r.stdout + r.stderr,
+          "empty PERFGATE_BASELINE_REF: the perf tests fail with a message")
+
+    # 7. a run that recorded nothing (no results file): at a ref the suite summary fails; without
+    # one it is skipped, as before. The host facts of scenario 6's probe are reused.
+    gate_only = ("cmake --preset cpu-perf -DPERFGATE_RESULTS_DIR=$PWD/build/none-recorded >/dev/null && "
+                 "ctest --preset cpu-perf -R perf.gate --output-on-failure")
+    r = subprocess.run(["bash", "-c", gate_only], cwd=project, env=dict(os.environ, PERFGATE_BASELINE_REF="main"),
+                       capture_output=True, text=True)
+    check(r.returncode != 0 and "nothing was recorded: FAIL" in r.stdout + r.stderr,
+          "nothing recorded at a ref: the suite summary fails")
+    plain = {k: v for k, v in os.environ.items() if k != "PERFGATE_BASELINE_REF"}
+    r = subprocess.run(["bash", "-c", gate_only], cwd=project, env=plain, capture_output=True, text=True)
+    check(r.returncode == 0 and "Skipped" in r.stdout, "nothing recorded without a ref: the suite summary is skipped")
 
     print(f"workflow dry run: {len(FAILURES)} failed")
     return 1 if FAILURES else 0

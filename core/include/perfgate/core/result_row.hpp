@@ -112,6 +112,7 @@ struct ResultFile {
     CsvGeneration generation = CsvGeneration::Perfgate;
     std::vector<std::string> header;
     std::vector<ResultRow> rows;
+    std::vector<std::string> warnings;  // read, but worth saying (an empty file of 0 bytes)
 };
 
 }  // namespace perfgate

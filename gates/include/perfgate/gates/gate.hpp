@@ -1,7 +1,9 @@
 #pragma once
 // The gate's entry points: on result files (perfgate gate) and on in-memory rows (the runner).
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfgate/core/expected.hpp"
@@ -18,6 +20,12 @@ struct GateOptions {
     std::string benchmarks_dir = "benchmarks";  // history of earlier result CSVs
     std::string thresholds_dir = "thresholds";
     std::optional<std::string> baseline_ref;    // read benchmarks/ and thresholds/ at this git ref
+    // Pull-request guard (docs/gate.md): with baseline_ref, a pair that was ok in the baseline and
+    // is missing or skipped now fails the gate, so a change cannot drop a pair from its own gate
+    // by renaming it in the suite or inflating weight_gb. It passes only when the suite as it is
+    // at the ref does not run the pair either: these are that suite's (runtime, model) pairs. Unset:
+    // the suite at the ref is unknown, and nothing excuses such a pair.
+    std::optional<std::set<std::pair<std::string, std::string>>> pairs_at_ref;
     std::optional<std::string> catalog;         // model alias catalog (TSV)
     double prompt_tolerance = 0.10;             // relative prompt-length difference allowed
     long max_date_gap_days = 1;                 // cross-runtime comparisons: calendar days apart
