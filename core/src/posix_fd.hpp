@@ -1,6 +1,6 @@
 #pragma once
-// The file-descriptor helpers of core's locked CSV writers (append and prune): one owner that
-// closes, and errno as text for their messages.
+// The file-descriptor helpers of core's file access (the locked CSV writers, the bounded reader):
+// one owner that closes, and errno as text for their messages.
 #include <unistd.h>
 
 #include <cerrno>
