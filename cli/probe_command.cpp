@@ -54,7 +54,7 @@ void add_probe_command(CLI::App& app) {
     cmd->add_option("--runtime-model", args->runtime_model, "Model for mlxcel's one-token probe run");
     cmd->add_option("--thresholds", args->thresholds_dir, "Folder of <host_tag>.json files (memory_headroom)")
         ->capture_default_str();
-    cmd->add_option("--host-tag", args->host_tag, "Use this host tag instead of the derived one ([a-z0-9-], no '_')");
+    cmd->add_option("--host-tag", args->host_tag, "Use this host tag instead of the derived one ([a-z0-9-], no '_', at most 64 characters)");
     cmd->callback([args] { exit_status = run_probe(*args); });
 }
 

@@ -86,7 +86,7 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--sysroot", o->host.sysroot, "Probe a recorded machine from this folder (a replay)");
     cmd->add_option("--tool-path", o->host.tool_path, "PATH for the probe's tools (a recording's bin/)");
     cmd->add_option("--probe-runtime", o->host.probe_runtime, "KIND=BINARY: let this runtime name the device (KIND: a suite runtime kind, e.g. llama-bench, or llama.cpp)");
-    cmd->add_option("--host-tag", o->host.host_tag, "Use this host tag instead of the probe's derived one ([a-z0-9-], no '_')");
+    cmd->add_option("--host-tag", o->host.host_tag, "Use this host tag instead of the probe's derived one ([a-z0-9-], no '_', at most 64 characters)");
     cmd->add_option("--results-dir", r.results_dir, "Folder of the results CSVs")->capture_default_str();
     cmd->add_flag("--no-record", o->no_record, "Measure and classify, but write no CSV row");
     cmd->add_option("--suffix", r.suffix, "CSV file-name suffix (<backend>_<host>_<date>_<suffix>.csv)");

@@ -35,6 +35,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check(s.expert_count > 0 && s.expert_used_count > 0 && s.expert_used_count <= s.expert_count, "MoE expert counts");
     else
         check(s.expert_count == 0 && s.expert_used_count == 0, "experts only for qwen3moe");
+    check(s.block_count <= perfgate::perf::kMaxBlockCount && s.vocab_size <= perfgate::perf::kMaxVocabSize,
+          "block and vocabulary counts within their limits");
+    check(perfgate::perf::estimated_weight_bytes(s) <= perfgate::perf::kMaxSpecWeightBytes,
+          "weights within the limit a spec may describe");
     check(s.weight_type != WeightType::F32, "2-D weights are never F32 in a spec");
     check(s.rope_freq_base > 0 && s.rms_norm_eps > 0, "rope base and norm epsilon are positive");
     const std::string hash = perfgate::perf::spec_hash(s);

@@ -22,6 +22,7 @@ target_compile_definitions(perfgate_forge INTERFACE
 if(PERFGATE_BUILD_TESTS)
   perfgate_add_unit_tests(forge_tests
     ${CMAKE_CURRENT_LIST_DIR}/tests/forge_spec_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tests/forge_spec_bounds_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tests/forge_gguf_test.cpp)
   target_link_libraries(forge_tests PRIVATE perfgate_forge)
 

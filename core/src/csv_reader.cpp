@@ -3,29 +3,42 @@
 // maintained C++ CSV package, and the reader must report physical line numbers for errors.
 #include <fmt/format.h>
 
-#include <fstream>
-#include <iterator>
-#include <sstream>
 #include <unordered_set>
 
 #include "columns.hpp"
 #include "perfgate/core/calendar_date.hpp"
 #include "perfgate/core/csv.hpp"
+#include "perfgate/core/file_read.hpp"
 #include "perfgate/core/text.hpp"
 
 namespace perfgate {
 namespace {
 
+std::string field_too_long(std::size_t index, std::size_t limit) {
+    return fmt::format("field {} is longer than {} bytes, the most a result field may have", index, limit);
+}
+
 // Splits one record starting at `pos`; advances `pos` past its line end and counts the physical
 // lines it spans. Returns an error for an unterminated quote.
 std::optional<std::string> next_record(std::string_view text, std::size_t& pos, std::size_t& line,
-                                       std::vector<std::string>& fields) {
+                                       std::vector<std::string>& fields, const CsvLimits& limits) {
     fields.clear();
     std::string field;
     bool in_quotes = false;
     bool was_quoted = false;
     const std::size_t start_line = line;
+    const std::size_t start = pos;
     while (pos < text.size()) {
+        // Bounds: a row is a few hundred bytes, so these only stop data that is no result row
+        // (a file of one endless line, an unterminated quote swallowing the rest of the file).
+        if (pos - start >= limits.record_bytes) {
+            line = start_line;
+            return fmt::format("a record longer than {} bytes, the most a result row may have", limits.record_bytes);
+        }
+        if (field.size() > limits.field_bytes) {
+            line = start_line;
+            return field_too_long(fields.size() + 1, limits.field_bytes);
+        }
         char c = text[pos];
         if (in_quotes) {
             if (c == '"') {
@@ -75,6 +88,10 @@ std::optional<std::string> next_record(std::string_view text, std::size_t& pos, 
         line = start_line;
         return "unterminated quoted field";
     }
+    if (field.size() > limits.field_bytes) {
+        line = start_line;
+        return field_too_long(fields.size() + 1, limits.field_bytes);
+    }
     fields.push_back(std::move(field));
     ++line;
     return std::nullopt;
@@ -108,7 +125,7 @@ std::string runtime_from_generation(CsvGeneration g) {
 
 }  // namespace
 
-Expected<ResultFile> parse_results_csv(std::string_view text, const std::string& name) {
+Expected<ResultFile> parse_results_csv(std::string_view text, const std::string& name, const CsvLimits& limits) {
     auto where = [&](std::size_t line) { return fmt::format("{}:{}", name, line); };
     if (text.empty()) {
         // A file of 0 bytes holds no rows: what an older perfgate left when the disk filled before
@@ -128,7 +145,7 @@ Expected<ResultFile> parse_results_csv(std::string_view text, const std::string&
     file.path = name;
     std::size_t pos = 0, line = 1;
     std::vector<std::string> fields;
-    if (auto err = next_record(text, pos, line, fields)) return make_error(fmt::format("{}: {}", where(1), *err));
+    if (auto err = next_record(text, pos, line, fields, limits)) return make_error(fmt::format("{}: {}", where(1), *err));
     file.header = fields;
 
     std::vector<const detail::Column*> columns;
@@ -148,7 +165,7 @@ Expected<ResultFile> parse_results_csv(std::string_view text, const std::string&
 
     while (pos < text.size()) {
         const std::size_t row_line = line;
-        if (auto err = next_record(text, pos, line, fields))
+        if (auto err = next_record(text, pos, line, fields, limits))
             return make_error(fmt::format("{}: {}", where(row_line), *err));
         if (fields.size() == 1 && fields[0].empty()) continue;  // blank line
         ResultRow row;
@@ -173,6 +190,8 @@ Expected<ResultFile> parse_results_csv(std::string_view text, const std::string&
                 return make_error(fmt::format("{}: column '{}': {}", where(row_line), file.header[i], *err));
         }
         if (row.model.empty()) return make_error(fmt::format("{}: empty 'model' field", where(row_line)));
+        if (file.rows.size() == limits.rows)
+            return make_error(fmt::format("{}: more than {} rows, the most a result file may hold", where(row_line), limits.rows));
         // A date that names no calendar day would sort and match as text, so a baseline could
         // silently go unused; an empty date stays an unknown value.
         if (!row.date.empty() && !iso_day_number(row.date))
@@ -184,11 +203,9 @@ Expected<ResultFile> parse_results_csv(std::string_view text, const std::string&
 }
 
 Expected<ResultFile> read_results_csv(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(fmt::format("{}: cannot open for reading", path));
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return make_error(fmt::format("{}: read error", path));
-    return parse_results_csv(text, path);
+    auto text = read_regular_file(path);
+    if (!text) return text.error();
+    return parse_results_csv(*text, path);
 }
 
 }  // namespace perfgate

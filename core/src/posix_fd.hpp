@@ -1,6 +1,6 @@
 #pragma once
-// The file-descriptor helpers of core's locked CSV writers (append and prune): one owner that
-// closes, errno as text for their messages, and a write of every byte.
+// The file-descriptor helpers of core's file access (the locked CSV writers, the bounded reader):
+// one owner that closes, errno as text for their messages, and a write of every byte.
 #include <unistd.h>
 
 #include <cerrno>

@@ -64,4 +64,11 @@ inline LimitedWrite with_file_size_limit(rlim_t max_file_bytes, const std::funct
     ::waitpid(pid, &status, 0);
     return {WIFEXITED(status) && WEXITSTATUS(status) == 0, msg};
 }
+
+// A folder of this test process under the system temp dir, named after `tag`.
+inline std::filesystem::path temp_dir(const std::string& tag) {
+    auto dir = std::filesystem::temp_directory_path() / ("perfgate-" + tag + "-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return dir;
+}
 }  // namespace perfgate::test

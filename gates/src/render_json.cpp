@@ -12,10 +12,32 @@ json optional_json(const std::optional<T>& v) {
     return v ? json(*v) : json(nullptr);
 }
 
+// `value` as nlohmann's dump(2) writes it at `depth` levels of nesting: its lines after the first
+// indented by the enclosing levels. Invalid UTF-8 in a model name must not throw: it is replaced.
+std::string dump_at(const json& value, int depth) {
+    const std::string text = value.dump(2, ' ', false, json::error_handler_t::replace);
+    const std::string indent(static_cast<std::size_t>(2 * depth), ' ');
+    std::string out;
+    out.reserve(text.size() + indent.size() * 8);
+    for (char c : text) {
+        out += c;
+        if (c == '\n') out += indent;  // strings hold no raw line breaks: dump escapes them
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string render_json(const GateReport& report) {
-    json pairs = json::array();
+    // Written pair by pair rather than as one document: a document of a million pairs held every
+    // pair's JSON nodes at once (about 8 KB each; hardening issue, item 6). The text is what
+    // dump(2) of the whole document gives: top-level keys in nlohmann's (sorted) order.
+    std::string out = "{\n";
+    out += "  \"baseline_ref\": " + dump_at(report.baseline_ref, 1) + ",\n";
+    out += "  \"empty_run_failure\": " + dump_at(report.empty_run_failure, 1) + ",\n";
+    out += "  \"exit_code\": " + dump_at(exit_code(report), 1) + ",\n";
+    out += "  \"notes\": " + dump_at(report.notes, 1) + ",\n";
+    out += "  \"pairs\": [";
     for (const auto& p : report.pairs) {
         json metrics = json::array();
         for (const auto& m : p.metrics)
@@ -36,7 +58,7 @@ std::string render_json(const GateReport& report) {
                                {"min_detectable_effect", optional_json(m.min_detectable_effect)},
                                {"threshold_source", m.threshold_source},
                                {"reason", m.reason}});
-        pairs.push_back({{"model", p.model},
+        const json pair = {{"model", p.model},
                          {"current_model", p.current_model},
                          {"baseline_model", p.baseline_model},
                          {"runtime", p.runtime},
@@ -57,16 +79,14 @@ std::string render_json(const GateReport& report) {
                          {"verdict", to_string(p.verdict)},
                          {"reason", p.reason},
                          {"warnings", p.warnings},
-                         {"metrics", metrics}});
+                         {"metrics", metrics}};
+        out += &p == &report.pairs.front() ? "\n    " : ",\n    ";
+        out += dump_at(pair, 2);
     }
-    json doc = {{"exit_code", exit_code(report)},
-                {"baseline_ref", report.baseline_ref},
-                {"empty_run_failure", report.empty_run_failure},
-                {"notes", report.notes},
-                {"warnings", report.warnings},
-                {"pairs", pairs}};
-    // Invalid UTF-8 in a model name must not throw: replace it.
-    return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    out += report.pairs.empty() ? "],\n" : "\n  ],\n";
+    out += "  \"warnings\": " + dump_at(report.warnings, 1) + "\n";
+    out += "}\n";
+    return out;
 }
 
 std::optional<ReportFormat> report_format_from_string(std::string_view name) {

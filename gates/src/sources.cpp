@@ -1,9 +1,8 @@
 #include "sources.hpp"
 
 #include <boost/filesystem.hpp>
-#include <fstream>
-#include <sstream>
 
+#include "perfgate/core/file_read.hpp"
 #include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/gates/git_tree.hpp"
 
@@ -12,17 +11,7 @@ namespace bfs = boost::filesystem;
 
 namespace {
 
-Expected<std::string> read_disk(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(path + ": cannot open");
-    std::string text;
-    in.seekg(0, std::ios::end);
-    text.resize(static_cast<std::size_t>(in.tellg()));
-    in.seekg(0);
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!in) return make_error(path + ": read error");
-    return text;
-}
+Expected<std::string> read_disk(const std::string& path) { return read_regular_file(path); }
 
 std::string relative_to(const std::string& path, const std::string& root) {
     auto rel = bfs::weakly_canonical(bfs::absolute(path)).lexically_relative(bfs::canonical(root));

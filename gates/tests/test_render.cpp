@@ -125,3 +125,18 @@ TEST_CASE("a crafted model name adds no rows, columns, test cases or XML", "[gat
     CHECK(xml.find("pwned\"") == std::string::npos);
     CHECK_THAT(xml, Catch::Contains("x&lt;/testcase&gt;&lt;testcase name=&quot;pwned&quot;/&gt;|extra column|&#10;"));
 }
+
+TEST_CASE("JSON written pair by pair is the text dump(2) gives for the whole document", "[gates][render][bounds]") {
+    // Hardening issue, item 6: the JSON report no longer builds one document of every pair (a
+    // million pairs took 17.9 GB); the text must stay exactly what it was.
+    auto r = sample_report();
+    r.notes = {"note one", "note \"two\""};
+    r.pairs[1].current_model = "bad utf-8 \xff here";
+    for (const auto& report : {r, GateReport{}}) {
+        const auto text = render_json(report);
+        const auto canonical =
+            nlohmann::json::parse(text).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        CHECK(text == canonical);
+    }
+    CHECK_THAT(render_json(GateReport{}), Catch::Contains("\"pairs\": [],"));
+}

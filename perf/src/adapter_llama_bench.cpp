@@ -50,6 +50,17 @@ bool is_result_or_identity(const std::string& key) {
     return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
 }
 
+// Where llama-bench's array of test objects starts: the first '[' followed (after white space) by
+// '{' or ']'. The first '[' alone could be a log line ("[INFO]") or any bracket a runtime printed
+// before its result.
+std::size_t json_array_start(std::string_view text) {
+    for (auto at = text.find('['); at != std::string_view::npos; at = text.find('[', at + 1)) {
+        const auto next = text.find_first_not_of(" \t\r\n", at + 1);
+        if (next != std::string_view::npos && (text[next] == '{' || text[next] == ']')) return at;
+    }
+    return std::string_view::npos;
+}
+
 }  // namespace
 
 namespace detail {
@@ -85,7 +96,7 @@ LlamaBenchTest llama_bench_test_from_json(const nlohmann::json& test, std::size_
 }  // namespace detail
 
 Expected<std::vector<LlamaBenchTest>> parse_llama_bench_json_tests(std::string_view text, const std::string& origin) {
-    const auto begin = text.find('[');
+    const auto begin = json_array_start(text);
     if (begin == std::string_view::npos) return make_error(origin + ":1: llama-bench JSON: no JSON array");
     // Positions are kept only to name lines: parse the array, then find each object's opening line.
     const auto doc = nlohmann::json::parse(text.substr(begin), nullptr, false);
@@ -103,8 +114,7 @@ Expected<std::vector<LlamaBenchTest>> parse_llama_bench_json_tests(std::string_v
 }
 
 Expected<Measurement> parse_llama_bench_json(std::string_view stdout_text) {
-    const auto begin = stdout_text.find('[');
-    if (begin == std::string_view::npos)
+    if (json_array_start(stdout_text) == std::string_view::npos)
         return detail::no_numbers("llama-bench JSON", "no JSON array", stdout_text);
     auto tests = parse_llama_bench_json_tests(stdout_text, "llama-bench output");
     if (!tests) return detail::no_numbers("llama-bench JSON", "output is not a JSON array", stdout_text);

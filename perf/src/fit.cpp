@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/core/checked_math.hpp"
 #include "perfgate/perf/model_spec.hpp"
 
 namespace perfgate::perf {
@@ -51,8 +52,12 @@ Expected<MemoryEstimate> estimate_memory(const SuiteModel& model, const Suite& s
     } else if (spec) {
         const auto context = static_cast<std::uint64_t>(suite.workload.prompt_tokens + suite.workload.generated_tokens);
         const std::uint64_t head_dim = spec->head_dim ? spec->head_dim : spec->embedding_length / std::max<std::uint64_t>(1, spec->head_count);
-        e.kv_cache_bytes = 2 /*K,V*/ * spec->block_count * spec->head_count_kv * head_dim * context *
-                           static_cast<std::uint64_t>(suite.workload.batch) * 2 /*f16*/;
+        // Saturating: a product too large for 64 bits must read as "does not fit", not wrap small.
+        std::uint64_t kv = 2 /*K,V*/ * 2 /*f16*/;
+        for (std::uint64_t factor : {spec->block_count, spec->head_count_kv, head_dim, context,
+                                     static_cast<std::uint64_t>(suite.workload.batch)})
+            kv = saturating_multiply(kv, factor);
+        e.kv_cache_bytes = kv;
     }
     return e;
 }

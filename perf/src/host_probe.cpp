@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/probes/cpu_cores.hpp"
 #include "perfgate/probes/probe.hpp"
 #include "perfgate/probes/sysroot.hpp"
@@ -20,6 +21,9 @@ Expected<HostContext> probe_host_context(const HostProbeOptions& options) {
     po = probes::with_environment_defaults(po);
     const probes::HostFacts f = probes::probe_host(po);
     if (f.host_tag.empty()) return make_error("probe: no host tag could be derived for this host");
+    // The tag names the results file: checked here, before anything is measured, by the rule the
+    // recorder applies after (make_host_tag already keeps to it).
+    if (auto bad = host_tag_problem(f.host_tag, "the probe")) return make_error("probe: " + *bad);
     HostContext h;
     h.backend = probes::to_string(f.backend);
     h.host_tag = f.host_tag;

@@ -48,7 +48,7 @@ public:
     bool truncated() const { return dropped_ > 0; }
     std::string text() const {
         if (dropped_ == 0) return head_ + tail_;
-        return head_ + "\n[... " + std::to_string(dropped_) + " bytes dropped ...]\n" + tail_;
+        return head_ + dropped_output_mark(dropped_) + tail_;
     }
 
 private:
@@ -104,6 +104,10 @@ void pump(std::vector<Stream*>& streams, std::chrono::milliseconds wait,
 }
 
 }  // namespace
+
+std::string dropped_output_mark(std::size_t bytes) {
+    return "\n~~ perfgate: " + std::to_string(bytes) + " bytes of output dropped here ~~\n";
+}
 
 int LaunchResult::shell_status() const {
     if (exit_code) return *exit_code;

@@ -4,24 +4,15 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "perfgate/core/csv.hpp"
+#include "perfgate/core/file_read.hpp"
 #include "perfgate/core/text.hpp"
 
 namespace perfgate::perf {
 namespace {
-
-Expected<std::string> slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(path + ": cannot read the file");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // llama-bench's "backends" ("CPU", "ROCm", "CUDA", "Metal,BLAS", "Vulkan") as a perfgate backend.
 std::string backend_of(const std::string& backends) {
@@ -87,7 +78,7 @@ const char* to_string(ResultFileFormat format) {
 }
 
 Expected<ResultFileFormat> detect_result_file_format(const std::string& path) {
-    auto text = slurp(path);
+    auto text = read_regular_file(path);
     if (!text) return text.error();
     const auto body = trim(*text);
     if (body.starts_with("build_commit,") || body.starts_with("\"build_commit\",")) return ResultFileFormat::llama_bench_csv;
@@ -167,7 +158,7 @@ Expected<ReadResultFile> read_result_file(const std::string& path, const std::st
         out.rows = std::move(file->rows);
         return out;
     }
-    auto text = slurp(path);
+    auto text = read_regular_file(path);
     if (!text) return text.error();
     if (auto defect = find_binary_or_invalid_utf8(*text))
         return make_error(fmt::format("{}:{}: {}: not text", path, defect->line, defect->what));

@@ -10,6 +10,7 @@
 
 #include "perfgate/core/csv.hpp"
 #include "perfgate/core/text.hpp"
+#include "perfgate/perf/adapters.hpp"
 #include "perfgate/perf/launcher.hpp"
 #include "perfgate/perf/pair_runner.hpp"
 #include "test_support.hpp"
@@ -111,16 +112,17 @@ TEST_CASE("a runtime flooding its output is captured within the bound and still 
     REQUIRE(res.exit_code);
     CHECK(*res.exit_code == 0);
     CHECK(res.truncated);
-    // 4 MiB kept per stream (head and tail halves) plus the "[... N bytes dropped ...]" mark.
+    // 4 MiB kept per stream (head and tail halves) plus the mark standing for the cut.
     CHECK(res.out.size() <= r.capture_limit + 64);
     CHECK(res.err.size() <= r.capture_limit + 64);
     CHECK_THAT(res.out, Catch::StartsWith("flood: the runtime prints"));
     CHECK_THAT(res.out, Catch::Contains("[Generated 200 tokens in 3.19s = 62.68 tok/s]"));  // the tail
     // What was kept plus what the mark says was dropped is exactly what the stub printed.
-    const auto mark = res.out.find("\n[... ");
+    const auto mark = res.out.find("\n~~ perfgate: ");
     REQUIRE(mark != std::string::npos);
-    const std::size_t dropped = std::stoull(res.out.substr(mark + 6));
-    const std::string mark_text = "\n[... " + std::to_string(dropped) + " bytes dropped ...]\n";
+    const std::size_t dropped = std::stoull(res.out.substr(mark + 14));
+    const std::string mark_text = dropped_output_mark(dropped);
+    CHECK(res.out.substr(mark, mark_text.size()) == mark_text);
     const std::string printed_tail = test::recorded(test::fixtures() / "probe-outputs/mlxcel-generate_m1max_kubesimplify-blog.txt");
     CHECK(res.out.size() - mark_text.size() + dropped == flood + printed_tail.size());
     if (can_measure_peak) CHECK(peak - rss_before < 64 * 1024);  // bounded: far below the 384 MiB printed
@@ -184,4 +186,64 @@ TEST_CASE("a program path with spaces and arguments with shell syntax arrive ver
     CHECK(res.out == "[" + program.string() + "]\n[-m]\n[model; touch " + (dir / "created").string() +
                          "]\n[$(id)]\n[a b]\n[|]\n['q']\n[]\n");
     CHECK_FALSE(fs::exists(dir / "created"));
+}
+
+TEST_CASE("llama-bench JSON after more than 4 MiB of output still parses past the cut", "[fault][launcher][pair][bounds]") {
+    // Hardening issue, item 10: the capture keeps the first and last 2 MiB of a stream; the mark
+    // standing for the cut once began with '[' and was parsed as the start of llama-bench's JSON,
+    // so the pair ended FAIL:no_output.
+    for (char opener : {'[', '{', '<', ',', '"'})
+        CHECK(dropped_output_mark(123456).find(opener) == std::string::npos);
+
+    LaunchRequest r;
+    r.program = stub();
+    r.args = {"flood-json", "llama-bench-tiny-llama-ci.json"};
+    r.env = {{"STUB_FLOOD_BYTES", std::to_string(5u << 20)}};
+    const auto res = launch(r);
+    REQUIRE(res.exit_code);
+    CHECK(*res.exit_code == 0);
+    CHECK(res.truncated);  // the JSON is only in the tail: the head is the log, the middle dropped
+    CHECK(res.out.size() <= r.capture_limit + dropped_output_mark(5u << 20).size());
+    CHECK_THAT(res.out, Catch::Contains("bytes of output dropped here"));
+    const auto m = parse_llama_bench_json(res.out);
+    INFO((m ? std::string() : m.error().message));
+    REQUIRE(m);
+    REQUIRE(m->decode_tok_s);
+    CHECK(*m->decode_tok_s > 0);
+
+    // Through the pair runner: the row is the one the same JSON gives without the flood.
+    auto suite = parse_suite(R"({
+      "suite": "floodjson", "backend": "cpu",
+      "workload": {"repetitions": 1, "timeout_s": 60},
+      "models": [{"name": "tiny", "checkpoint": "models/tiny", "format": "Q8_0", "weight_bytes": 1000}],
+      "runtimes": [{"name": "flooded", "kind": "llama-bench", "binary": "./stub-runtime.sh",
+                    "args": ["flood-json", "llama-bench-tiny-llama-ci.json"]},
+                   {"name": "plain", "kind": "llama-bench", "binary": "./stub-runtime.sh",
+                    "args": ["print", "llama-bench-tiny-llama-ci.json"]}]
+    })", "floodjson.json", test::data());
+    REQUIRE(suite);
+    auto pair = [&](const std::string& runtime) {
+        PairRequest req;
+        req.runtime = runtime;
+        req.model = "tiny";
+        req.host.backend = "cpu";
+        req.host.host_tag = "cpu-epyc";
+        req.host.usable_memory_bytes = 1ull << 30;
+        req.host.date = "2026-11-29";
+        req.results_dir = test::temp_dir("fault-flood-json");
+        std::ostringstream log, out;
+        auto o = run_pair(*suite, req, log, out);
+        REQUIRE(o);
+        return *o;
+    };
+    const auto flooded = pair("flooded");
+    const auto plain = pair("plain");
+    INFO(flooded.reason);
+    CHECK(flooded.status.text == "ok");
+    REQUIRE(flooded.row);
+    REQUIRE(plain.row);
+    REQUIRE(flooded.row->decode_tok_s);
+    CHECK(flooded.row->decode_tok_s == plain.row->decode_tok_s);
+    CHECK(flooded.row->prefill_tok_s == plain.row->prefill_tok_s);
+    CHECK(flooded.row->decode_tok_s_samples == plain.row->decode_tok_s_samples);
 }

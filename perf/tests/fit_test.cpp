@@ -2,6 +2,8 @@
 // 31 GiB host RAM) and the same machine's files without its GPU tools.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "perfgate/perf/fit.hpp"
 #include "perfgate/perf/host_probe.hpp"
 #include "test_support.hpp"
@@ -87,4 +89,22 @@ TEST_CASE("estimates: forge spec weights plus KV cache; unknown sizes are input 
     HostContext no_budget;
     CHECK_FALSE(check_fit(*e70, no_budget).budget_known);
     CHECK(check_fit(*e70, no_budget).fits);  // unknown budget: run anyway, as mlxcel does for size 0
+}
+
+TEST_CASE("the memory guard refuses a forge spec of ten million blocks before estimating it", "[fit][bounds]") {
+    // Hardening issue, item 6: the guard's estimate once listed every tensor of the spec (13 GB).
+    auto suite = load_suite(test::source() / "perf/suites/cpu.json");
+    REQUIRE(suite);
+    const auto dir = test::temp_dir("fit-huge-spec");
+    const auto spec = dir / "huge.json";
+    std::ofstream(spec) << "{\n  \"name\": \"huge\",\n  \"architecture\": \"llama\",\n"
+                           "  \"vocab_file\": \"ggml-vocab-llama-spm.gguf\",\n  \"vocab_size\": 32000,\n"
+                           "  \"context_length\": 512,\n  \"embedding_length\": 128,\n  \"block_count\": 10000000,\n"
+                           "  \"feed_forward_length\": 256,\n  \"head_count\": 4,\n  \"weight_type\": \"Q4_0\"\n}\n";
+    SuiteModel m;
+    m.name = "huge";
+    m.forge_spec = spec;
+    const auto e = estimate_memory(m, *suite);
+    REQUIRE_FALSE(e);
+    CHECK(e.error().message == spec.string() + ":8: \"block_count\" is 10000000, above the limit of 1024 blocks");
 }

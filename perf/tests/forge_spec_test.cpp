@@ -17,18 +17,8 @@ std::string error_of(const std::string& text) {
     return spec.error().message;
 }
 
-const std::string kValid = R"({
-  "name": "t",
-  "architecture": "llama",
-  "vocab_file": "ggml-vocab-llama-spm.gguf",
-  "vocab_size": 32000,
-  "context_length": 512,
-  "embedding_length": 128,
-  "block_count": 2,
-  "feed_forward_length": 256,
-  "head_count": 4,
-  "weight_type": "Q4_0"
-})";
+using forge_test::kValid;
+
 
 }  // namespace
 

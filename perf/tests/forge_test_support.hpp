@@ -25,6 +25,20 @@ struct ScratchDir {
     }
 };
 
+// A small valid llama spec: the starting point of tests that change one key.
+inline const std::string kValid = R"({
+  "name": "t",
+  "architecture": "llama",
+  "vocab_file": "ggml-vocab-llama-spm.gguf",
+  "vocab_size": 32000,
+  "context_length": 512,
+  "embedding_length": 128,
+  "block_count": 2,
+  "feed_forward_length": 256,
+  "head_count": 4,
+  "weight_type": "Q4_0"
+})";
+
 inline perfgate::perf::ModelSpec load_repo_spec(const std::string& name) {
     auto spec = perfgate::perf::load_model_spec(std::filesystem::path(PERFGATE_SOURCE_DIR) / "perf/models" / (name + ".json"));
     if (!spec) throw std::runtime_error(spec.error().message);

@@ -98,9 +98,8 @@ std::string underscores(std::string s) {
         if (c == ' ') c = '_';
     return s;
 }
-}  // namespace
 
-std::string make_host_tag(const HostIdentity& id) {
+std::string derived_host_tag(const HostIdentity& id) {
     std::string tag;
     switch (id.backend) {
         case Backend::rocm:
@@ -121,6 +120,15 @@ std::string make_host_tag(const HostIdentity& id) {
             break;
     }
     return tag.empty() ? cpu_tag(id.cpu_model) : tag;
+}
+
+}  // namespace
+
+std::string make_host_tag(const HostIdentity& id) {
+    // Device and CPU names come from tools and can be of any length; the tag must obey the same
+    // rule every reader applies (perfgate/core/host_tag_rule.hpp), so it is capped here, not refused
+    // later when a measured row is written.
+    return cap_host_tag(derived_host_tag(id));
 }
 
 std::string make_hardware_string(const HostIdentity& id) {

@@ -1,7 +1,10 @@
 #include "perfgate/probes/probe.hpp"
 
 #include <cstdlib>
+#include <string>
 
+#include "perfgate/core/host_tag_rule.hpp"
+#include "perfgate/core/text.hpp"
 #include "perfgate/probes/host_tag.hpp"
 #include "perfgate/probes/runtime_kinds.hpp"
 
@@ -22,8 +25,8 @@ Status check_probe_choices(const std::optional<std::string>& runtime_kind, const
     if (runtime_kind)
         if (auto kind = find_runtime_kind(*runtime_kind); !kind) return kind.error();
     if (host_tag && !is_valid_host_tag(*host_tag))
-        return make_error("--host-tag \"" + *host_tag +
-                          "\" is not a host tag: lowercase letters, digits and '-', no '_' (it names files)");
+        return make_error("--host-tag \"" + printable_excerpt(*host_tag, 80) + "\" is not a host tag: lowercase letters, digits and '-', no '_', at most " +
+                          std::to_string(kMaxHostTagLength) + " characters (it names files)");
     return Ok{};
 }
 

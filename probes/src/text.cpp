@@ -81,11 +81,6 @@ std::optional<std::uint64_t> parse_leading_uint(std::string_view text) {
     return value;
 }
 
-std::optional<std::uint64_t> checked_multiply(std::uint64_t n, std::uint64_t unit) {
-    if (unit != 0 && n > std::numeric_limits<std::uint64_t>::max() / unit) return std::nullopt;
-    return n * unit;
-}
-
 std::optional<int> parse_index(std::string_view text) {
     const auto n = parse_leading_uint(text);
     if (!n || *n > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) return std::nullopt;

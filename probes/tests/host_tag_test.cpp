@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/probes/host_tag.hpp"
 #include "test_support.hpp"
 
@@ -66,4 +67,21 @@ TEST_CASE("hardware strings follow mlxcel's convention", "[probes][host-tag]") {
     mac.cpu_model = "Apple M1 Ultra";
     mac.host_memory_bytes = 128 * GiB;
     CHECK(make_hardware_string(mac) == "Apple_M1_Ultra_128GB");
+}
+
+TEST_CASE("a device name of thousands of characters gives a valid tag, cut at a word", "[probes][host-tag][bounds]") {
+    // Hardening issue, item 12: a 5,000-character tag used to be derived here and refused by
+    // `perfgate run` only when the measured row was written.
+    std::string name = "AMD Radeon";
+    while (name.size() < 5000) name += " Pro" + std::to_string(name.size());
+    for (auto backend : {Backend::rocm, Backend::vulkan, Backend::cuda, Backend::metal}) {
+        const auto tag = make_host_tag(gpu(backend, name));
+        INFO(tag);
+        CHECK(is_valid_host_tag(tag));
+        CHECK(tag.size() <= perfgate::kMaxHostTagLength);
+        CHECK(tag.rfind("cpu", 0) != 0);  // cut, not dropped to the CPU fallback
+    }
+    HostIdentity cpu;
+    cpu.cpu_model = "AMD " + std::string(5000, 'E') + " Processor";
+    CHECK(is_valid_host_tag(make_host_tag(cpu)));
 }

@@ -193,24 +193,38 @@ ChartOutcome draw_charts(const ReportData& data, const History& history, const s
         else out.images.push_back({title, svg_name});
     };
 
+    const bool bars = data.lines.size() <= kMaxBarChartLines;
+    if (!bars)
+        out.omitted.push_back(fmt::format("decode and prefill bar charts: {} model lines, more than the {} one chart can show",
+                                          data.lines.size(), kMaxBarChartLines));
     for (const auto& [metric, word] : {std::pair<std::string, std::string>{"decode_tok_s", "decode"}, {"prefill_tok_s", "prefill"}}) {
+        if (!bars) break;
         draw(word == "decode" ? "Decode tok/s per model and runtime" : "Prefill tok/s per model and runtime",
              stem + "_" + word + ".svg", word, [&, m = metric](const std::string& d, const std::string& svg) {
                  return std::optional<GnuplotJob>(bar_chart_job(data, m, d, svg));
              });
     }
+    // Each line's history points, gathered in one pass (a scan of every point per line was quadratic).
+    std::vector<std::vector<const HistoryPoint*>> points_of(data.lines.size());
+    for (const auto& p : history.points)
+        if (p.line < points_of.size()) points_of[p.line].push_back(&p);
+    std::size_t history_charts = 0, history_lines = 0;
     for (std::size_t i = 0; i < data.lines.size(); ++i) {
         const auto& line = data.lines[i];
-        std::vector<const HistoryPoint*> pts;
-        for (const auto& p : history.points)
-            if (p.line == i) pts.push_back(&p);
+        const auto& pts = points_of[i];
         if (pts.empty()) continue;
+        if (++history_lines > kMaxHistoryCharts) continue;
+        ++history_charts;
         const auto name = fmt::format("history_{:02}", i + 1);
         draw("Decode history: " + line_label(line), stem + "_" + name + "_" + file_slug(line.model) + ".svg", name,
              [&](const std::string& d, const std::string& svg) { return history_job(data, line_label(line), pts, d, svg); });
     }
+    if (history_lines > history_charts)
+        out.omitted.push_back(fmt::format("history charts of {} more model lines (at most {} are drawn)",
+                                          history_lines - history_charts, kMaxHistoryCharts));
     fs::remove_all(work, ec);
-    if (out.images.empty() && out.not_drawn.empty()) out.not_drawn = "gnuplot failed on every chart";
+    if (out.images.empty() && out.not_drawn.empty())
+        out.not_drawn = out.omitted.empty() ? "gnuplot failed on every chart" : "the page is too large for charts";
     return out;
 }
 

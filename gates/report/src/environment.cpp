@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "distinct.hpp"
 #include "perfgate/gates/file_name.hpp"
 #include "perfgate/report/hardware_string.hpp"
 
@@ -13,14 +14,7 @@ namespace {
 
 using Rows = std::vector<const ResultRow*>;
 
-std::vector<std::string> distinct(const Rows& rows, const std::function<std::string(const ResultRow&)>& get) {
-    std::vector<std::string> out;
-    for (const auto* r : rows) {
-        auto v = get(*r);
-        if (!v.empty() && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-    }
-    return out;
-}
+using detail::distinct;
 
 std::string joined(const std::vector<std::string>& values) {
     std::string out;

@@ -1,6 +1,8 @@
 #include "perfgate/report/history_series.hpp"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -13,6 +15,8 @@ namespace perfgate::report {
 namespace fs = boost::filesystem;
 
 namespace {
+
+using LineKey = std::tuple<std::string, std::string, std::optional<std::int64_t>>;
 
 std::string canonical_or_self(const std::string& path) {
     boost::system::error_code ec;
@@ -50,6 +54,11 @@ History collect_history(const std::string& dir, const ReportData& data) {
         h.skipped.push_back(dir + ": not a directory");
     }
 
+    // The page's lines by model, harness and batch, so that each history group looks only at its
+    // own model's lines (a scan of every line per group was quadratic).
+    std::map<LineKey, std::vector<const ModelLine*>> lines_of;
+    for (const auto& l : data.lines) lines_of[LineKey{l.model, l.harness, l.batch}].push_back(&l);
+
     const gates::ModelCatalog no_aliases;
     for (const auto& path : paths) {
         auto file = read_results_csv(path);
@@ -66,10 +75,9 @@ History collect_history(const std::string& dir, const ReportData& data) {
             const auto samples = g.samples("decode_tok_s");
             if (samples.empty()) continue;
             const ModelLine* line = nullptr;
-            for (const auto& l : data.lines)
-                if (l.model == g.model && l.harness == g.harness && l.batch == g.batch &&
-                    same_prompt_length(l.prompt_len, prompt_length(g)))
-                    line = &l;
+            if (auto found = lines_of.find(LineKey{g.model, g.harness, g.batch}); found != lines_of.end())
+                for (const auto* l : found->second)
+                    if (same_prompt_length(l->prompt_len, prompt_length(g))) line = l;  // the last match, as the page orders them
             if (line == nullptr) continue;
             auto date = g.date();
             if (date.empty() && context.file_name) date = context.file_name->date;

@@ -86,6 +86,7 @@ Expected<ReportOutcome> make_report(const ReportOptions& options) {
     outcome.summary = fmt::format("wrote {} ({} chart(s){})\n", output.string(), in.charts.images.size(),
                                   in.charts.not_drawn.empty() ? "" : "; charts not drawn: " + in.charts.not_drawn);
     for (const auto& f : in.charts.failures) outcome.summary += "chart failed: " + f + "\n";
+    for (const auto& o : in.charts.omitted) outcome.summary += "chart omitted: " + o + "\n";
     if (in.comparison) {
         const auto& c = *in.comparison;
         if (c.decode)

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include <boost/filesystem.hpp>
 #include <fmt/format.h>
 
+#include "distinct.hpp"
 #include "perfgate/report/escape.hpp"
 
 namespace perfgate::report {
@@ -16,15 +18,7 @@ using Rows = std::vector<const ResultRow*>;
 
 std::string md(const std::string& s) { return markdown_text(s); }
 
-template <class Get>
-std::vector<std::string> distinct(const Rows& rows, Get get) {
-    std::vector<std::string> out;
-    for (const auto* r : rows) {
-        std::string v = get(*r);
-        if (!v.empty() && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-    }
-    return out;
-}
+using detail::distinct;
 
 std::string opt(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string(); }
 
@@ -209,11 +203,14 @@ void render_results(std::string& p, const PageInputs& in) {
     head += " Decode roofline (share of memory bandwidth) |";
     rule += "---|";
     p += head + "\n" + rule + "\n";
+    // Each line's ratio, found once (a scan of every ratio per line was quadratic); the last one of
+    // a line wins, as before.
+    std::unordered_map<const ModelLine*, const ModelRatio*> ratio_of;
+    if (cmp)
+        for (const auto& m : cmp->models) ratio_of[m.line] = &m;
     for (const auto& line : d.lines) {
-        const ModelRatio* ratio = nullptr;
-        if (cmp)
-            for (const auto& m : cmp->models)
-                if (m.line == &line) ratio = &m;
+        const auto found = ratio_of.find(&line);
+        const ModelRatio* ratio = found == ratio_of.end() ? nullptr : found->second;
         std::string row = fmt::format("| {} | {} | {} | {} | {} |", model_cell(line), data_label(line), format_cell(line),
                                       size_text(line), prompt_gen_cell(line, d.runtimes));
         for (const auto& rt : d.runtimes) row += " " + cell_text(line, rt, false) + " |";
@@ -286,7 +283,8 @@ void render_charts(std::string& p, const PageInputs& in) {
     for (const auto& img : in.charts.images)
         p += fmt::format("![{}]({})\n\n", md(img.title), img.file);  // file names are slugs (escape.hpp)
     for (const auto& f : in.charts.failures) p += "- chart failed: " + md(f) + "\n";
-    if (!in.charts.failures.empty()) p += "\n";
+    for (const auto& o : in.charts.omitted) p += "- chart omitted: " + md(o) + "; the tables above hold every number\n";
+    if (!in.charts.failures.empty() || !in.charts.omitted.empty()) p += "\n";
     if (!in.history.files_read.empty()) {
         p += "History charts are drawn from:";
         for (const auto& f : in.history.files_read)

@@ -3,15 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <regex>
+#include <unordered_map>
 
+#include "distinct.hpp"
 #include "perfgate/core/csv.hpp"
 
 namespace perfgate::report {
 namespace {
-
-void add_unique(std::vector<std::string>& list, const std::string& value) {
-    if (!value.empty() && std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
-}
 
 std::string text_of(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string("?"); }
 
@@ -19,6 +17,7 @@ void fill_cell(RuntimeCell& cell) {
     std::vector<double> decode, prefill;
     bool any_ok = false;
     std::string last_status;
+    detail::OrderedUnique prompt_gen;
     for (const auto* g : cell.groups) {
         auto d = g->samples("decode_tok_s");
         auto p = g->samples("prefill_tok_s");
@@ -29,8 +28,9 @@ void fill_cell(RuntimeCell& cell) {
         cell.date = std::max(cell.date, g->date());
         if (cell.host.empty()) cell.host = g->host;
         for (const auto* r : g->ok_rows)
-            add_unique(cell.prompt_gen, text_of(r->prompt_tokens) + "/" + text_of(r->generated_tokens));
+            prompt_gen.add(text_of(r->prompt_tokens) + "/" + text_of(r->generated_tokens));
     }
+    cell.prompt_gen = prompt_gen.take();
     cell.status = any_ok ? "ok" : last_status;
     cell.decode = spread_of(decode);
     cell.prefill = spread_of(prefill);
@@ -99,16 +99,23 @@ void arrange_lines(ReportData& data) {
         std::string model_key;
     };
     std::vector<Pending> pending;
+    // The lines of each model key, by index into `pending`, in the order they were started: a
+    // group looks only at its own model's lines (a scan of every line per group was quadratic).
+    std::unordered_map<std::string, std::vector<std::size_t>> lines_of_model;
+    detail::OrderedUnique runtimes, hosts;
     for (auto& f : data.files) {
         for (const auto& g : f->groups) {
-            add_unique(data.runtimes, g.runtime);
-            add_unique(data.hosts, g.host);
+            runtimes.add(g.runtime);
+            hosts.add(g.host);
             const auto len = prompt_length(g);
+            const auto key = g.model_key();
             // Join the line of this model whose prompt length matches and that has no other prompt
             // length of this runtime yet; else start a line.
+            auto& candidates = lines_of_model[key];
             Pending* target = nullptr;
-            for (auto& p : pending) {
-                if (p.model_key != g.model_key() || !same_prompt_length(p.line.prompt_len, len)) continue;
+            for (auto index : candidates) {
+                auto& p = pending[index];
+                if (!same_prompt_length(p.line.prompt_len, len)) continue;
                 auto it = p.line.cells.find(g.runtime);
                 if (it != p.line.cells.end() && prompt_length(*it->second.groups.front()) != len) continue;
                 target = &p;
@@ -116,11 +123,12 @@ void arrange_lines(ReportData& data) {
             }
             if (target == nullptr) {
                 Pending p;
-                p.model_key = g.model_key();
+                p.model_key = key;
                 p.line.model = g.model;
                 p.line.harness = g.harness;
                 p.line.batch = g.batch;
                 p.line.prompt_len = len;
+                candidates.push_back(pending.size());
                 pending.push_back(std::move(p));
                 target = &pending.back();
             }
@@ -138,6 +146,8 @@ void arrange_lines(ReportData& data) {
             }
         }
     }
+    data.runtimes = runtimes.take();
+    data.hosts = hosts.take();
     for (auto& p : pending) {
         if (p.line.format.empty()) {
             p.line.format = format_from_model_name(p.line.model);

@@ -92,3 +92,39 @@ TEST_CASE("a crafted model name cannot inject gnuplot commands, SVG or markdown"
     }
     CHECK(test::read_text(dir.file("out/page_decode.svg")).find("&lt;img src=x>") != std::string::npos);
 }
+
+TEST_CASE("a page of more lines than a chart can show draws no bar chart and says so", "[report][charts][bounds]") {
+    // Hardening issue, item 7: 200,000 models made two 190 MB SVGs and a minute of gnuplot.
+    test::TempDir dir;
+    const auto bin = dir.file("bin");
+    fs::create_directories(bin);
+    const auto calls = dir.file("gnuplot-calls");
+    // A stand-in gnuplot that only records that it ran.
+    test::write_text(bin + "/gnuplot", "#!/bin/sh\necho ran >> '" + calls + "'\n");
+    fs::permissions(bin + "/gnuplot", fs::owner_all);
+    for (std::size_t lines : {kMaxBarChartLines, kMaxBarChartLines + 1}) {
+        ReportData data;
+        auto file = std::make_unique<LoadedFile>();
+        file->file.generation = CsvGeneration::Perfgate;
+        for (std::size_t m = 0; m < lines; ++m) file->file.rows.push_back(simple_row("llama-bench", "m" + std::to_string(m), 10));
+        data.files.push_back(std::move(file));
+        arrange_lines(data);
+        REQUIRE(data.lines.size() == lines);
+        fs::remove(calls);
+        ChartOptions options;
+        options.search_path = bin;
+        const auto out = draw_charts(data, History{}, dir.file("out"), "page", options);
+        INFO(lines);
+        if (lines <= kMaxBarChartLines) {
+            CHECK(out.omitted.empty());
+            CHECK(out.images.size() == 2);  // decode and prefill
+            CHECK(fs::exists(calls));
+        } else {
+            REQUIRE(out.omitted.size() == 1);
+            CHECK(out.omitted[0] == "decode and prefill bar charts: 201 model lines, more than the 200 one chart can show");
+            CHECK(out.images.empty());
+            CHECK(out.not_drawn == "the page is too large for charts");
+            CHECK_FALSE(fs::exists(calls));
+        }
+    }
+}

@@ -1,6 +1,8 @@
 // Model spec JSON: parsing with file:line errors, and validation of the shape against what the
 // forge (and llama.cpp's loader) can represent.
 #include <algorithm>
+#include <limits>
+#include <utility>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -181,6 +183,25 @@ Expected<ModelSpec> parse_model_spec(std::string_view json_text, const std::stri
 
     if (!r.ok()) return make_error(r.error());
 
+    // Bounds first: the shape rules below multiply these numbers, and the size check after them
+    // must see no wrapped product.
+    for (const auto& [key, value] : {std::pair<const char*, std::uint64_t>{"vocab_size", s.vocab_size},
+                                     {"context_length", s.context_length}, {"embedding_length", s.embedding_length},
+                                     {"block_count", s.block_count}, {"feed_forward_length", s.feed_forward_length},
+                                     {"head_count", s.head_count}, {"head_count_kv", s.head_count_kv}, {"head_dim", s.head_dim},
+                                     {"expert_count", s.expert_count}, {"expert_used_count", s.expert_used_count},
+                                     {"expert_feed_forward_length", s.expert_feed_forward_length}})
+        if (value > kMaxSpecCount)
+            r.fail(j.contains(key) ? key : "", "\"" + std::string(key) + "\" is " + std::to_string(value) +
+                                                   ", above the 4294967295 a GGUF file can hold");
+    if (s.block_count > kMaxBlockCount)
+        r.fail("block_count", "\"block_count\" is " + std::to_string(s.block_count) + ", above the limit of " +
+                                  std::to_string(kMaxBlockCount) + " blocks");
+    if (s.vocab_size > kMaxVocabSize)
+        r.fail("vocab_size", "\"vocab_size\" is " + std::to_string(s.vocab_size) + ", above the limit of " +
+                                 std::to_string(kMaxVocabSize) + " tokens");
+    if (!r.ok()) return make_error(r.error());
+
     // Shape rules llama.cpp's loader relies on.
     if (s.head_count % s.head_count_kv != 0) r.fail("head_count_kv", "\"head_count\" must be a multiple of \"head_count_kv\"");
     if (!moe && (j.contains("expert_count") || j.contains("expert_used_count")))
@@ -189,6 +210,16 @@ Expected<ModelSpec> parse_model_spec(std::string_view json_text, const std::stri
     if (s.architecture == Architecture::Llama && s.head_dim * s.head_count != s.embedding_length)
         r.fail("head_dim", "llama needs head_count * head_dim == embedding_length");
     if (s.head_dim % 2 != 0) r.fail("head_dim", "\"head_dim\" must be even (rotary embedding)");
+    if (!r.ok()) return make_error(r.error());
+
+    // The size, from one block's shapes (no tensor list is built for it), before anything that
+    // lists every tensor.
+    if (const auto bytes = estimated_weight_bytes(s); bytes > kMaxSpecWeightBytes)
+        r.fail("block_count", "the weights would take " +
+                                  (bytes == std::numeric_limits<std::uint64_t>::max() ? std::string("more than 2^64 bytes")
+                                                                                      : std::to_string(bytes) + " bytes") +
+                                  ", above the limit of " + std::to_string(kMaxSpecWeightBytes) +
+                                  " bytes (4 TiB) a spec may describe");
     if (!r.ok()) return make_error(r.error());
 
     // Quantized rows are made of 32-value blocks: every row length must be a multiple of 32.

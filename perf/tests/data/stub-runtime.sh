@@ -12,6 +12,8 @@
 #   stub-runtime.sh segv              prints a line, then dies of SIGSEGV
 #   stub-runtime.sh flood FILE        STUB_FLOOD_BYTES (256 MiB) of text on stdout and half that on
 #                                     stderr, then the recorded output, exit 0
+#   stub-runtime.sh flood-json FILE   STUB_FLOOD_BYTES (5 MiB) of log lines holding '[' on stdout, then
+#                                     FILE (llama-bench -o json output), exit 0
 #   stub-runtime.sh binary            invalid UTF-8, NUL and terminal escapes on both streams, exit 1
 #   stub-runtime.sh binary-device FILE  a device line with invalid UTF-8 and escapes, then FILE, exit 0
 #   stub-runtime.sh slow FILE         STUB_SLEEP seconds (2), with a child, then the recorded output
@@ -47,6 +49,11 @@ case "$mode" in
         n=${STUB_FLOOD_BYTES:-268435456}
         yes 'flood: the runtime prints far more than anyone reads 0123456789' | head -c "$n"
         yes 'flood on stderr' | head -c $((n / 2)) >&2
+        recorded "$1" ;;
+    flood-json)
+        n=${STUB_FLOOD_BYTES:-5242880}
+        yes 'llama_model_loader: [info] loading tensor blk.0.attn_q.weight 0123456789' | head -c "$n"
+        echo
         recorded "$1" ;;
     binary)
         printf 'bad bytes \377\376\300\200 nul \000 escape \033[31mred\033[0m bell \007\n'

@@ -1,5 +1,6 @@
 #pragma once
 // Reading every mlxcel CSV generation and perfgate's own schema; writing perfgate's schema.
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,9 +10,23 @@
 
 namespace perfgate {
 
+// Bounds of a result file, each refused with "<name>:<line>: ..." (hardening issue, item 6). Real
+// rows are a few hundred bytes with fields of at most a few hundred; the bounds only stop input
+// that is no result file, so that reading it cannot take memory without limit. The file itself
+// is at most kMaxResultFileBytes (perfgate/core/file_read.hpp).
+inline constexpr std::size_t kMaxCsvRecordBytes = 1u << 20;  // one row, quoted line breaks included
+inline constexpr std::size_t kMaxCsvFieldBytes = 1u << 16;
+inline constexpr std::size_t kMaxResultRows = 500'000;
+
+struct CsvLimits {
+    std::size_t record_bytes = kMaxCsvRecordBytes;
+    std::size_t field_bytes = kMaxCsvFieldBytes;
+    std::size_t rows = kMaxResultRows;
+};
+
 // Parses CSV text (RFC 4180 quoting) into the results model, keyed by header name.
-// `name` is used in error messages ("<name>:<line>: ...").
-Expected<ResultFile> parse_results_csv(std::string_view text, const std::string& name);
+// `name` is used in error messages ("<name>:<line>: ..."). Tests pass smaller limits.
+Expected<ResultFile> parse_results_csv(std::string_view text, const std::string& name, const CsvLimits& limits = {});
 
 // Reads a results file from disk; errors name the file and line.
 Expected<ResultFile> read_results_csv(const std::string& path);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "perfgate/core/checked_math.hpp"
 #include "perfgate/core/expected.hpp"
 #include "perfgate/perf/host_context.hpp"
 #include "perfgate/perf/suite.hpp"
@@ -15,7 +16,8 @@ struct MemoryEstimate {
     std::uint64_t kv_cache_bytes = 0;
     std::uint64_t overhead_bytes = 0;
     std::string weight_source;  // "declared", "forge spec", "checkpoint files"
-    std::uint64_t total() const { return weight_bytes + kv_cache_bytes + overhead_bytes; }
+    // Saturating, like the parts: a sum beyond 64 bits never fits, it does not wrap to a small need.
+    std::uint64_t total() const { return saturating_add(saturating_add(weight_bytes, kv_cache_bytes), overhead_bytes); }
 };
 
 // Weights: declared weight_bytes, else the forge spec's estimate, else the checkpoint's file sizes.

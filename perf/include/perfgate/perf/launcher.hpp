@@ -40,6 +40,11 @@ struct LaunchResult {
     std::string merged() const { return out + (out.empty() || out.back() == '\n' ? "" : "\n") + err; }
 };
 
+// The line that stands for the middle of a stream cut out of the capture. It holds no character
+// that opens JSON, XML or CSV data ('[', '{', '<', ',', '"'), so an output adapter looking for the
+// runtime's result never takes it for the start of that result (hardening issue, item 10).
+std::string dropped_output_mark(std::size_t bytes);
+
 // Runs the request to completion; never throws for runtime failures (they are in the result).
 // When the direct child exits, whatever is left of its process group is killed, so a child that
 // outlives its parent cannot keep the pipes open or linger as an orphan.

@@ -57,6 +57,21 @@ struct TensorPlan {
     std::uint64_t bytes() const;
 };
 
+// Limits a spec must keep to, checked by parse_model_spec before anything is derived from its
+// sizes, so a crafted spec cannot make perfgate allocate or compute without bound (hardening
+// issue, item 6: a block_count of 10^7 once made the tensor list alone take 13 GB).
+// Every count is written to the GGUF file as a uint32.
+inline constexpr std::uint64_t kMaxSpecCount = 0xFFFFFFFFULL;
+// Real checkpoints have at most a few hundred blocks (Llama 3.1 405B: 126); the tensor list holds
+// at most 12 tensors per block, so at most 12,291 entries.
+inline constexpr std::uint64_t kMaxBlockCount = 1024;
+// Real tokenizers have at most a few hundred thousand tokens; the forge pads the tokenizer's
+// arrays up to vocab_size entries.
+inline constexpr std::uint64_t kMaxVocabSize = 1ULL << 22;  // 4,194,304
+// The weights a spec may describe: 4 TiB, above any checkpoint perfgate can run (1T parameters
+// in F16 are 1.8 TiB).
+inline constexpr std::uint64_t kMaxSpecWeightBytes = 1ULL << 42;
+
 // Parses a spec; errors name `origin` and the line ("perf/models/x.json:7: ...").
 Expected<ModelSpec> parse_model_spec(std::string_view json_text, const std::string& origin);
 Expected<ModelSpec> load_model_spec(const std::filesystem::path& path);

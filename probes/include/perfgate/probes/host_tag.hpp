@@ -21,7 +21,8 @@ struct HostIdentity {
 };
 
 // Short tag: lowercase [a-z0-9-], no '_', whole words only. Examples: strixhalo-gfx1151,
-// amd-gfx942, h200, gb10, v100, m1max, m4, cpu-epyc, nvidia-geforce-rtx-4090.
+// amd-gfx942, h200, gb10, v100, m1max, m4, cpu-epyc, nvidia-geforce-rtx-4090. At most
+// kMaxHostTagLength (64) characters: a longer name is cut after its last whole word that fits.
 std::string make_host_tag(const HostIdentity& id);
 // mlxcel's full string (spaces become '_'): AMD_Radeon_8060S_Graphics_gfx1151_ROCm7.2.0_96GB.
 std::string make_hardware_string(const HostIdentity& id);

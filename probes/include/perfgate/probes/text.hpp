@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "perfgate/core/checked_math.hpp"
+
 namespace perfgate::probes {
 
 // Removes ANSI escape sequences, both real ESC bytes and the literal "ESC[37m" spelling seen in
@@ -18,7 +20,7 @@ std::optional<std::pair<std::string, std::string>> split_key_value(std::string_v
 // Leading decimal digits as an integer; nullopt when there are none or they overflow.
 std::optional<std::uint64_t> parse_leading_uint(std::string_view text);
 // n * unit, or nullopt when the product does not fit in 64 bits (a size no tool really printed).
-std::optional<std::uint64_t> checked_multiply(std::uint64_t n, std::uint64_t unit);
+using perfgate::checked_multiply;
 // Leading decimal digits as an index (card, device); nullopt when none or above INT_MAX.
 std::optional<int> parse_index(std::string_view text);
 // A hexadecimal id ("1586", after any "0x") that fits in 32 bits; nullopt otherwise.

@@ -1,6 +1,7 @@
 #pragma once
 // The page's SVG charts, drawn by gnuplot beside the page: decode and prefill tok/s per model per
 // runtime (bars with the sample range), and the history of each model on this host.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,17 @@ struct ChartImage {
     std::string file;             // file name, beside the page
 };
 
+// A chart of more lines than this shows nothing legible and costs gnuplot a minute (a bar chart of
+// 200,000 models is a 190 MB SVG); larger pages keep their numbers in the tables only.
+inline constexpr std::size_t kMaxBarChartLines = 200;
+// History charts are one gnuplot run each; at most this many, for the first lines of the page.
+inline constexpr std::size_t kMaxHistoryCharts = 100;
+
 struct ChartOutcome {
     std::vector<ChartImage> images;
     std::string not_drawn;              // why no chart was drawn at all (empty when some were)
     std::vector<std::string> failures;  // charts gnuplot failed on, with its message
+    std::vector<std::string> omitted;   // charts left out because the page is too large for them
 };
 
 // Writes <stem>_decode.svg, <stem>_prefill.svg and <stem>_history_<n>_<model>.svg into `dir`.
