@@ -98,8 +98,10 @@ void finish_pair_verdict(PairReport& p) {
     if (!reasons.empty()) p.reason = reasons;
 }
 
-// Every metric gets the pair's verdict (used for status verdicts: failed, skipped, new, ...).
-void status_metrics(PairReport& p, Verdict v, const std::string& reason) {
+// Every metric gets the pair's verdict (used for status verdicts: failed, skipped, new, ...). The
+// readings there are still reported: a new pair's numbers are the point of its first run.
+void status_metrics(PairReport& p, Verdict v, const std::string& reason, const SampleGroup* now,
+                    const SampleGroup* base = nullptr) {
     p.verdict = v;
     p.reason = reason;
     for (const auto& metric : gated_metrics()) {
@@ -107,6 +109,10 @@ void status_metrics(PairReport& p, Verdict v, const std::string& reason) {
         m.metric = metric;
         m.verdict = v;
         m.reason = reason;
+        if (now) m.current_samples = now->samples(metric);
+        if (!m.current_samples.empty()) m.current_value = median(m.current_samples);
+        if (base) m.baseline_samples = base->samples(metric);
+        if (!m.baseline_samples.empty()) m.baseline_value = median(m.baseline_samples);
         p.metrics.push_back(std::move(m));
     }
 }
@@ -326,9 +332,9 @@ private:
                                                         g.series, g.series, g.host);
             std::string reason = fmt::format("no earlier reading of {} ({}, {}) in {}", g.raw_model, g.runtime,
                                              g.harness, where);
-            if (now.is_fail()) status_metrics(p, Verdict::failed, now.text + " now, " + reason);
-            else if (now.is_skip()) status_metrics(p, Verdict::skipped, now.text + " now, " + reason);
-            else status_metrics(p, Verdict::new_pair, reason);
+            if (now.is_fail()) status_metrics(p, Verdict::failed, now.text + " now, " + reason, &g);
+            else if (now.is_skip()) status_metrics(p, Verdict::skipped, now.text + " now, " + reason, &g);
+            else status_metrics(p, Verdict::new_pair, reason, &g);
             return p;
         }
         matched_.insert(b);
@@ -340,20 +346,24 @@ private:
         if (now.is_fail()) {
             if (then.is_fail())
                 status_metrics(p, Verdict::unchanged,
-                               fmt::format("{} now, as in the baseline ({}): a known failure", now.text, then.text));
+                               fmt::format("{} now, as in the baseline ({}): a known failure", now.text, then.text), &g,
+                               b);
             else if (then.ok())
                 status_metrics(p, Verdict::failed,
-                               fmt::format("hard regression: passed in the baseline ({}), {} now", b->source(), now.text));
+                               fmt::format("hard regression: passed in the baseline ({}), {} now", b->source(), now.text),
+                               &g, b);
             else
-                status_metrics(p, Verdict::failed, fmt::format("{} now; the baseline was {}", now.text, then.text));
+                status_metrics(p, Verdict::failed, fmt::format("{} now; the baseline was {}", now.text, then.text), &g, b);
         } else if (now.is_skip()) {
-            if (then.is_skip()) status_metrics(p, Verdict::unchanged, fmt::format("{} now, as in the baseline", now.text));
-            else status_metrics(p, Verdict::skipped, fmt::format("{} now; the baseline was {}", now.text, then.text));
+            if (then.is_skip())
+                status_metrics(p, Verdict::unchanged, fmt::format("{} now, as in the baseline", now.text), &g, b);
+            else
+                status_metrics(p, Verdict::skipped, fmt::format("{} now; the baseline was {}", now.text, then.text), &g, b);
         } else if (!then.ok()) {
             status_metrics(p, Verdict::new_pair,
-                           fmt::format("no baseline reading: the baseline row is {} ({})", then.text, b->source()));
+                           fmt::format("no baseline reading: the baseline row is {} ({})", then.text, b->source()), &g, b);
         } else if (auto why = not_comparable_reason(*b, g, cross, options_, p.warnings)) {
-            status_metrics(p, Verdict::not_comparable, *why);
+            status_metrics(p, Verdict::not_comparable, *why, &g, b);
         } else {
             const ThresholdSet& set = thresholds_.at(g.host);
             auto history = history_groups(g, file, b, spellings);
@@ -422,7 +432,7 @@ private:
                 p.prompt_target_len = b.prompt_target_len;
                 describe_baseline(p, b);
                 status_metrics(p, Verdict::missing,
-                               fmt::format("in the baseline ({}, {}), not run now", b.source(), b.status()));
+                               fmt::format("in the baseline ({}, {}), not run now", b.source(), b.status()), nullptr, &b);
                 report_.pairs.push_back(std::move(p));
             }
         }
