@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "color_option.hpp"
 #include "commands.hpp"
 #include "outcome_exit.hpp"
 #include "perfgate/gates/host_thresholds.hpp"
@@ -21,6 +22,7 @@ namespace {
 
 struct AbOptions {
     std::string suite, base_binary, head_binary, thresholds_dir = "thresholds", format = "text", output;
+    std::string color = "auto";
     runner::HostSource host;
     runner::AbRequest request;
     bool no_record = false;
@@ -55,14 +57,14 @@ int run_ab_command(AbOptions& o) {
     auto report = runner::run_ab(*suite, *host, r, std::cerr);
     if (!report) return usage(report.error());
     report->notes.insert(report->notes.end(), thresholds->notes.begin(), thresholds->notes.end());
-    const std::string text = runner::render_ab(*report, *format);
+    const std::string text = runner::render_ab(*report, *format, o.output.empty() && color_on(o.color, 1));
     if (o.output.empty()) {
         std::cout << text;
     } else {
         std::ofstream out(o.output, std::ios::binary);
         out << text;
         if (!out) return usage(make_error(o.output + ": cannot write the report"));
-        std::cerr << runner::render_ab(*report, runner::AbFormat::text);  // the verdict still reaches the log
+        std::cerr << runner::render_ab(*report, runner::AbFormat::text, color_on(o.color, 2));  // the verdict still reaches the log
     }
     return exit_of(runner::ab_outcome(*report));
 }
@@ -102,6 +104,7 @@ void add_ab_command(CLI::App& app) {
     cmd->add_option("--vocab-dir", r.vocab_dir, "llama.cpp's models/ folder (tokenizers for the forge)");
     cmd->add_option("--format", o->format, "text | markdown | json")->capture_default_str();
     cmd->add_option("--output", o->output, "Write the report to this file instead of stdout");
+    add_color_option(cmd, o->color);
     cmd->callback([o] { exit_status = run_ab_command(*o); });
 }
 

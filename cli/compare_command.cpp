@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "color_option.hpp"
 #include "report_output.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/render.hpp"
@@ -18,6 +19,7 @@ struct CompareArgs {
     gates::GateOptions options;
     std::string host = "unknown-host";
     std::string format = "text";
+    std::string color = "auto";
     std::string output;
     std::string test = "welch-t";
 };
@@ -35,7 +37,7 @@ int run_compare(CompareArgs& args) {
         fmt::print(stderr, "perfgate compare: {}\n", report.error().message);
         return exit_code::usage;
     }
-    return emit_gate_report(*report, *format, args.output, "perfgate compare");
+    return emit_gate_report(*report, *format, args.output, "perfgate compare", args.color);
 }
 
 }  // namespace
@@ -51,6 +53,7 @@ void add_compare_command(CLI::App& app) {
     cmd->add_option("B", args->current, "Result file to judge")->required()->check(CLI::ExistingFile);
     cmd->add_option("--format", args->format, "text | markdown | junit | json")->capture_default_str();
     cmd->add_option("--output", args->output, "Write the report to this file instead of stdout");
+    add_color_option(cmd, args->color);
     cmd->add_option("--thresholds-dir", o.thresholds_dir,
                     "Folder with default.json and <host_tag>.json (missing: the built-in defaults)")
         ->capture_default_str();

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "color_option.hpp"
 #include "report_output.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/gate.hpp"
@@ -22,6 +23,7 @@ struct GateArgs {
     bool baseline_ref_given = false;  // an empty --baseline-ref "" is an error, not "no ref"
     std::string benchmarks_dir, thresholds_dir;  // empty: <project root>/benchmarks, /thresholds
     std::string format = "text";
+    std::string color = "auto";
     std::string output;
     std::string test = "welch-t";
     bool allow_empty = false;
@@ -113,7 +115,7 @@ int run_gate_command(GateArgs& args) {
         fmt::print(stderr, "perfgate gate: {}\n", report.error().message);
         return exit_code::usage;
     }
-    return emit_gate_report(*report, *format, args.output, "perfgate gate");
+    return emit_gate_report(*report, *format, args.output, "perfgate gate", args.color);
 }
 
 }  // namespace
@@ -144,6 +146,7 @@ void add_gate_command(CLI::App& app) {
                     "run may not drop (without it every missing or skipped pair that was ok fails)");
     cmd->add_option("--format", args->format, "text | markdown | junit | json")->capture_default_str();
     cmd->add_option("--output", args->output, "Write the report to this file instead of stdout");
+    add_color_option(cmd, args->color);
     cmd->add_option("--catalog", args->catalog, "Model alias catalog (TSV with local_name and aliases columns)");
     cmd->add_option("--prompt-tolerance", o.prompt_tolerance, "Relative prompt-length difference allowed")->capture_default_str()
         ->check(CLI::Range(0.0, 10.0));

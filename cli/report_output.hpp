@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include "color_option.hpp"
+#include "perfgate/core/escape.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/render.hpp"
 #include "perfgate/gates/report.hpp"
@@ -14,8 +16,10 @@
 namespace perfgate::cli {
 
 inline int emit_gate_report(const gates::GateReport& report, gates::ReportFormat format, const std::string& output,
-                            const char* command) {
-    const std::string text = gates::render(report, format);
+                            const char* command, const std::string& color) {
+    gates::TextStyle style;
+    style.color = output.empty() && color_on(color, 1);  // a file never gets escape sequences
+    const std::string text = gates::render(report, format, style);
     if (output.empty()) {
         fmt::print("{}", text);
     } else {
@@ -25,10 +29,11 @@ inline int emit_gate_report(const gates::GateReport& report, gates::ReportFormat
             fmt::print(stderr, "{}: cannot write {}\n", command, output);
             return exit_code::usage;
         }
-        fmt::print(stderr, "{}: {} pairs, {} regressed, {} failed; report in {}\n", command, report.pairs.size(),
-                   report.count(gates::Verdict::regressed), report.count(gates::Verdict::failed), output);
+        fmt::print(stderr, "{}: {}: {}; report in {}\n", command, gates::exit_code(report) == 0 ? "PASS" : "FAIL",
+                   gates::verdict_counts(report), output);
     }
-    if (!report.empty_run_failure.empty()) fmt::print(stderr, "{}: FAIL: {}\n", command, report.empty_run_failure);
+    if (!report.empty_run_failure.empty())
+        fmt::print(stderr, "{}: FAIL: {}\n", command, console_text(report.empty_run_failure));
     return gates::exit_code(report) == 0 ? exit_code::success : exit_code::regression;
 }
 

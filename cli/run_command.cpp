@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "color_option.hpp"
 #include "commands.hpp"
 #include "outcome_exit.hpp"
 #include "perfgate/core/project_paths.hpp"
@@ -26,6 +27,7 @@ struct RunOptions {
     runner::SuiteRunRequest request;
     bool no_record = false, list = false, summary = false, require_backend = false;
     std::string contention;  // on, record, off; empty: PERFGATE_CONTENTION
+    std::string color = "auto";
 };
 
 int run(RunOptions& o) {
@@ -51,6 +53,8 @@ int run(RunOptions& o) {
     }
     auto host = runner::resolve_host(o.host);
     if (!host) return usage(host.error());
+    o.request.color_log = color_on(o.color, 2);
+    o.request.color_out = color_on(o.color, 1);
     if (o.summary) return exit_of(runner::run_summary(*suite, *host, o.request, o.summary_dir, std::cout), "perfgate run");
     if (o.no_record) o.request.results_dir.clear();
     for (const auto& b : o.binaries) {
@@ -102,6 +106,7 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--thresholds-dir", r.thresholds_dir, "Folder with default.json and <host_tag>.json")->capture_default_str();
     cmd->add_flag("--summary", o->summary,
                   "Gate this run's rows (run id from --host-json) as a whole, print the report and exit");
+    add_color_option(cmd, o->color);
     cmd->add_option("--summary-dir", o->summary_dir, "With --summary: write perf-gate.md, .junit.xml and .json here");
     cmd->add_flag("--require-backend", o->require_backend,
                   "With --write-host: fail (exit 1) when the host lacks the suite's backend, unless "

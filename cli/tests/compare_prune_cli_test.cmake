@@ -35,7 +35,7 @@ string(JSON tg_avg GET "${a_json}" 1 avg_ts)
 string(REGEX REPLACE "^([0-9])([0-9]*)\\.([0-9]*)$" "0.\\1\\2\\3" avg10 "${tg_avg}")
 string(JSON slow SET "${slow}" 1 avg_ts "${avg10}")
 file(WRITE "${WORK_DIR}/slow.json" "${slow}")
-expect("compare: decode fell to a tenth or less" 1 "regressed.*decode_tok_s.*gate: FAIL" compare "${outputs}/run-a.json"
+expect("compare: decode fell to a tenth or less" 1 "REGRESSED.*decode_tok_s.*gate: FAIL: 1 pair regressed" compare "${outputs}/run-a.json"
        "${WORK_DIR}/slow.json" --thresholds-dir "${SOURCE}/thresholds")
 expect("compare: junit failure with a body" 1 "<failure type=\"regressed\"[^>]*>[^<]+</failure>" compare
        "${outputs}/run-a.json" "${WORK_DIR}/slow.json" --thresholds-dir "${SOURCE}/thresholds" --format junit)

@@ -4,20 +4,11 @@
 
 #include <algorithm>
 
+#include "utf8.hpp"
+
 namespace perfgate {
 
-namespace {
-// Length of the valid UTF-8 sequence at s[i], or 0 when it is invalid.
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
-    auto b = static_cast<unsigned char>(s[i]);
-    if (b < 0x80) return 1;
-    std::size_t len = (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || b == 0xC0 || b == 0xC1 || b > 0xF4 || i + len > s.size()) return 0;
-    for (std::size_t k = 1; k < len; ++k)
-        if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return 0;
-    return len;
-}
-}  // namespace
+using detail::utf8_sequence_length;
 
 std::optional<TextDefect> find_binary_or_invalid_utf8(std::string_view text) {
     std::size_t line = 1;
@@ -70,6 +61,11 @@ std::string_view trim(std::string_view s) {
     if (b == std::string_view::npos) return {};
     auto e = s.find_last_not_of(ws);
     return s.substr(b, e - b + 1);
+}
+
+std::string counted(std::size_t n, std::string_view noun, std::string_view plural) {
+    if (n == 1) return fmt::format("1 {}", noun);
+    return plural.empty() ? fmt::format("{} {}s", n, noun) : fmt::format("{} {}", n, plural);
 }
 
 }  // namespace perfgate

@@ -99,8 +99,10 @@ void finish_pair_verdict(PairReport& p) {
     if (!reasons.empty()) p.reason = reasons;
 }
 
-// Every metric gets the pair's verdict (used for status verdicts: failed, skipped, new, ...).
-void status_metrics(PairReport& p, Verdict v, const std::string& reason) {
+// Every metric gets the pair's verdict (used for status verdicts: failed, skipped, new, ...). The
+// readings there are still reported: a new pair's numbers are the point of its first run.
+void status_metrics(PairReport& p, Verdict v, const std::string& reason, const SampleGroup* now,
+                    const SampleGroup* base = nullptr) {
     p.verdict = v;
     p.reason = reason;
     for (const auto& metric : gated_metrics()) {
@@ -108,6 +110,10 @@ void status_metrics(PairReport& p, Verdict v, const std::string& reason) {
         m.metric = metric;
         m.verdict = v;
         m.reason = reason;
+        if (now) m.current_samples = now->samples(metric);
+        if (!m.current_samples.empty()) m.current_value = median(m.current_samples);
+        if (base) m.baseline_samples = base->samples(metric);
+        if (!m.baseline_samples.empty()) m.baseline_value = median(m.baseline_samples);
         p.metrics.push_back(std::move(m));
     }
 }
@@ -335,9 +341,9 @@ private:
                                                         g.series, g.series, g.host);
             std::string reason = fmt::format("no earlier reading of {} ({}, {}) in {}", g.raw_model, g.runtime,
                                              g.harness, where);
-            if (now.is_fail()) status_metrics(p, Verdict::failed, now.text + " now, " + reason);
-            else if (now.is_skip()) status_metrics(p, Verdict::skipped, now.text + " now, " + reason);
-            else status_metrics(p, Verdict::new_pair, reason);
+            if (now.is_fail()) status_metrics(p, Verdict::failed, now.text + " now, " + reason, &g);
+            else if (now.is_skip()) status_metrics(p, Verdict::skipped, now.text + " now, " + reason, &g);
+            else status_metrics(p, Verdict::new_pair, reason, &g);
             return p;
         }
         matched_.insert(b);
@@ -349,22 +355,28 @@ private:
         if (now.is_fail()) {
             if (then.is_fail())
                 status_metrics(p, Verdict::unchanged,
-                               fmt::format("{} now, as in the baseline ({}): a known failure", now.text, then.text));
+                               fmt::format("{} now, as in the baseline ({}): a known failure", now.text, then.text), &g,
+                               b);
             else if (then.ok())
                 status_metrics(p, Verdict::failed,
-                               fmt::format("hard regression: passed in the baseline ({}), {} now", b->source(), now.text));
+                               fmt::format("hard regression: passed in the baseline ({}), {} now", b->source(), now.text),
+                               &g, b);
             else
-                status_metrics(p, Verdict::failed, fmt::format("{} now; the baseline was {}", now.text, then.text));
+                status_metrics(p, Verdict::failed, fmt::format("{} now; the baseline was {}", now.text, then.text), &g, b);
         } else if (now.is_skip()) {
             const std::string what = fmt::format("{} now; the baseline was {}", now.text, then.text);
-            if (then.is_skip()) status_metrics(p, Verdict::unchanged, fmt::format("{} now, as in the baseline", now.text));
-            else if (then.ok()) guard_dropped_pair(p, Verdict::skipped, what + fmt::format(" ({})", b->source()), g.runtime, g.raw_model);
-            else status_metrics(p, Verdict::skipped, what);
+            if (then.is_skip())
+                status_metrics(p, Verdict::unchanged, fmt::format("{} now, as in the baseline", now.text), &g, b);
+            else if (then.ok())
+                guard_dropped_pair(p, Verdict::skipped, what + fmt::format(" ({})", b->source()), g.runtime, g.raw_model,
+                                   &g, b);
+            else
+                status_metrics(p, Verdict::skipped, what, &g, b);
         } else if (!then.ok()) {
             status_metrics(p, Verdict::new_pair,
-                           fmt::format("no baseline reading: the baseline row is {} ({})", then.text, b->source()));
+                           fmt::format("no baseline reading: the baseline row is {} ({})", then.text, b->source()), &g, b);
         } else if (auto why = not_comparable_reason(*b, g, cross, options_, p.warnings)) {
-            status_metrics(p, Verdict::not_comparable, *why);
+            status_metrics(p, Verdict::not_comparable, *why, &g, b);
         } else {
             const ThresholdSet& set = thresholds_.at(g.host);
             auto history = history_groups(g, file, b, spellings);
@@ -433,8 +445,10 @@ private:
                 p.prompt_target_len = b.prompt_target_len;
                 describe_baseline(p, b);
                 const std::string what = fmt::format("in the baseline ({}, {}), not run now", b.source(), b.status());
-                if (StatusToken{b.status()}.ok()) guard_dropped_pair(p, Verdict::missing, what, b.runtime, b.raw_model);
-                else status_metrics(p, Verdict::missing, what);
+                if (StatusToken{b.status()}.ok())
+                    guard_dropped_pair(p, Verdict::missing, what, b.runtime, b.raw_model, nullptr, &b);
+                else
+                    status_metrics(p, Verdict::missing, what, nullptr, &b);
                 report_.pairs.push_back(std::move(p));
             }
         }
@@ -448,17 +462,19 @@ private:
     // on this host did fit there, so "the suite at the ref would skip it too" needs no memory
     // estimate here; the pair list is what a change can rename.
     void guard_dropped_pair(PairReport& p, Verdict verdict, const std::string& what, const std::string& runtime,
-                            const std::string& model) {
-        if (!options_.baseline_ref) return status_metrics(p, verdict, what);
+                            const std::string& model, const SampleGroup* now, const SampleGroup* base) {
+        if (!options_.baseline_ref) return status_metrics(p, verdict, what, now, base);
         const std::string& ref = *options_.baseline_ref;
         if (options_.pairs_at_ref && !options_.pairs_at_ref->count({runtime, model}))
-            return status_metrics(p, verdict, what + fmt::format("; the suite at {} does not run {}/{} either", ref,
-                                                                 runtime, model));
+            return status_metrics(p, verdict,
+                                  what + fmt::format("; the suite at {} does not run {}/{} either", ref, runtime, model),
+                                  now, base);
         status_metrics(p, Verdict::failed,
                        what + fmt::format(": {} {}/{} at {}, so a change cannot leave it out of the gate (renamed, "
                                           "removed or skipped pairs fail until the suite at the base ref drops them)",
                                           options_.pairs_at_ref ? "the suite runs" : "the baseline has", runtime, model,
-                                          ref));
+                                          ref),
+                       now, base);
     }
 
     const GateOptions& options_;

@@ -97,14 +97,14 @@ std::optional<ReportFormat> report_format_from_string(std::string_view name) {
     return std::nullopt;
 }
 
-std::string render(const GateReport& report, ReportFormat format) {
+std::string render(const GateReport& report, ReportFormat format, const TextStyle& style) {
     switch (format) {
-        case ReportFormat::text: return render_text(report);
+        case ReportFormat::text: return render_text(report, style);
         case ReportFormat::markdown: return render_markdown(report);
         case ReportFormat::junit: return render_junit(report);
         case ReportFormat::json: return render_json(report);
     }
-    return render_text(report);
+    return render_text(report, style);
 }
 
 }  // namespace perfgate::gates

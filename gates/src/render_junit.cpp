@@ -1,29 +1,12 @@
+#include "perfgate/core/escape.hpp"
 #include "perfgate/gates/render.hpp"
 #include "render_common.hpp"
 
 namespace perfgate::gates {
 namespace {
 
-// Escapes text for XML attributes and content; control characters XML 1.0 cannot carry are dropped.
-std::string xml(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    for (unsigned char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
-            case '\n': out += "&#10;"; break;
-            case '\r': out += "&#13;"; break;
-            case '\t': out += "&#9;"; break;
-            default:
-                if (c >= 0x20) out += static_cast<char>(c);
-        }
-    }
-    return out;
-}
+// Every value goes through xml_text (perfgate/core/escape.hpp): names and reasons come from CSVs.
+std::string xml(const std::string& text) { return xml_text(text); }
 
 }  // namespace
 

@@ -1,19 +1,15 @@
+#include "perfgate/core/escape.hpp"
+#include "perfgate/core/text.hpp"
 #include "perfgate/gates/render.hpp"
 #include "render_common.hpp"
 
 namespace perfgate::gates {
 namespace {
 
-// Markdown table cells: a '|' or a newline would break the row.
-std::string cell(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n' || c == '\r') out += ' ';
-        else out += c;
-    }
-    return out;
-}
+// Every piece of data in a cell or line goes through markdown_text: a model name from a pull
+// request's CSV must not close the <details> block, inject HTML or split the table. The metric
+// names and the test column are perfgate's own words.
+std::string md(const std::string& text) { return markdown_text(text); }
 
 void table(std::string& out, const std::vector<const PairReport*>& pairs) {
     out += "| Verdict | Pair | Metric | Baseline | Now | Change | Test | Reason |\n";
@@ -22,11 +18,11 @@ void table(std::string& out, const std::vector<const PairReport*>& pairs) {
         for (const auto& m : p->metrics) {
             std::string test = m.test;
             if (m.p_value) test += fmt::format(" p={:.3g}", *m.p_value);
-            std::string reason = m.reason;
-            for (const auto& w : p->warnings) reason += (reason.empty() ? "" : "; ") + ("⚠ " + w);
+            std::string reason = md(m.reason);
+            for (const auto& w : p->warnings) reason += (reason.empty() ? "" : "; ") + ("⚠ " + md(w));
             out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", to_string(m.verdict),
-                               cell(detail::pair_title(*p)), m.metric, detail::number(m.baseline_value),
-                               detail::number(m.current_value), detail::percent(m.change), cell(test), cell(reason));
+                               md(detail::pair_title(*p)), m.metric, detail::number(m.baseline_value),
+                               detail::number(m.current_value), detail::percent(m.change), test, reason);
         }
 }
 
@@ -34,14 +30,9 @@ void table(std::string& out, const std::vector<const PairReport*>& pairs) {
 
 std::string render_markdown(const GateReport& report) {
     std::string out = exit_code(report) == 0 ? "## perfgate: pass\n\n" : "## perfgate: FAIL\n\n";
-    out += fmt::format("{} pairs: **{} failed**, **{} regressed**, {} inconclusive, {} not comparable, {} missing, "
-                       "{} skipped, {} new, {} improved, {} unchanged.\n\n",
-                       report.pairs.size(), report.count(Verdict::failed), report.count(Verdict::regressed),
-                       report.count(Verdict::inconclusive), report.count(Verdict::not_comparable),
-                       report.count(Verdict::missing), report.count(Verdict::skipped), report.count(Verdict::new_pair),
-                       report.count(Verdict::improved), report.count(Verdict::unchanged));
-    if (!report.empty_run_failure.empty()) out += "> **FAIL:** " + cell(report.empty_run_failure) + "\n\n";
-    for (const auto& w : report.warnings) out += "> **Warning:** " + cell(w) + "\n>\n";
+    out += verdict_counts(report) + ".\n\n";
+    if (!report.empty_run_failure.empty()) out += "> **FAIL:** " + md(report.empty_run_failure) + "\n\n";
+    for (const auto& w : report.warnings) out += "> **Warning:** " + md(w) + "\n>\n";
     if (!report.warnings.empty()) out += "\n";
 
     std::vector<const PairReport*> notable, quiet;
@@ -49,13 +40,13 @@ std::string render_markdown(const GateReport& report) {
         (p.verdict == Verdict::unchanged && p.warnings.empty() ? quiet : notable).push_back(&p);
     if (!notable.empty()) table(out, notable);
     if (!quiet.empty()) {
-        out += fmt::format("\n<details><summary>{} unchanged pairs</summary>\n\n", quiet.size());
+        out += fmt::format("\n<details><summary>{}</summary>\n\n", counted(quiet.size(), "unchanged pair"));
         table(out, quiet);
         out += "\n</details>\n";
     }
     if (!report.notes.empty()) {
         out += "\n";
-        for (const auto& n : report.notes) out += "- " + cell(n) + "\n";
+        for (const auto& n : report.notes) out += "- " + md(n) + "\n";
     }
     return out;
 }

@@ -1,51 +1,270 @@
+// The console table: one row per pair (runtime/model, decode and prefill side by side), an indented
+// line with the reason under every pair that is not simply unchanged, and a one-line summary. Every
+// line fits `TextStyle::width` columns; data from the CSVs goes through console_text, so a model
+// name cannot carry terminal escape sequences.
 #include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
 
+#include <fmt/format.h>
+
+#include "perfgate/core/console.hpp"
+#include "perfgate/core/escape.hpp"
+#include "perfgate/core/text.hpp"
 #include "perfgate/gates/render.hpp"
-#include "render_common.hpp"
+#include "perfgate/gates/samples.hpp"
 
 namespace perfgate::gates {
+namespace {
 
-std::string render_text(const GateReport& report) {
-    struct Line {
-        std::string verdict, pair, metric, base, now, change, test, note;
+// tok/s with the digits that matter: 213747, 3718, 41.2, 5.05.
+std::string rate(const std::optional<double>& v) {
+    if (!v) return "-";
+    const double a = std::fabs(*v);
+    if (a >= 1000) return fmt::format("{:.0f}", *v);
+    if (a >= 10) return fmt::format("{:.1f}", *v);
+    return fmt::format("{:.2f}", *v);
+}
+
+// A tenfold rise says nothing more in more digits (JSON keeps the number).
+std::string change_text(const std::optional<double>& c) {
+    if (!c) return "";
+    if (*c > 9.99) return ">+999%";
+    return fmt::format("{:+.1f}%", *c * 100);
+}
+
+std::string verdict_word(Verdict v) {
+    if (v == Verdict::failed) return "FAILED";
+    if (v == Verdict::regressed) return "REGRESSED";
+    return to_string(v);
+}
+
+std::optional<Color> color_of(Verdict v) {
+    switch (v) {
+        case Verdict::failed:
+        case Verdict::regressed: return Color::red;
+        case Verdict::inconclusive: return Color::yellow;
+        case Verdict::improved: return Color::green;
+        default: return std::nullopt;
+    }
+}
+
+// "DECODE tok/s" for decode_tok_s.
+std::string metric_heading(const std::string& metric) {
+    std::string name = metric.size() > 6 && metric.ends_with("_tok_s") ? metric.substr(0, metric.size() - 6) : metric;
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
+    return metric.ends_with("_tok_s") ? name + " tok/s" : name;
+}
+
+std::string pad_right(const std::string& s, std::size_t width) {
+    const std::size_t w = console_width(s);
+    return w >= width ? s : s + std::string(width - w, ' ');
+}
+std::string pad_left(const std::string& s, std::size_t width) {
+    const std::size_t w = console_width(s);
+    return w >= width ? s : std::string(width - w, ' ') + s;
+}
+
+// Breaks `text` into lines of at most `width` columns, the first starting with `first`, the others
+// with `next`; a word longer than a line (a path) is cut on a code point boundary.
+std::vector<std::string> wrap(const std::string& text, const std::string& first, const std::string& next,
+                              std::size_t width) {
+    std::vector<std::string> lines;
+    std::string line;
+    auto indent = [&] { return lines.empty() ? first : next; };
+    auto room = [&] { return std::max<std::size_t>(width > indent().size() ? width - indent().size() : 0, 10); };
+    auto flush = [&] {
+        if (!line.empty()) lines.push_back(indent() + line);
+        line.clear();
     };
-    std::vector<Line> lines;
-    lines.push_back({"VERDICT", "PAIR", "METRIC", "BASELINE", "NOW", "CHANGE", "TEST", "REASON / WARNINGS"});
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        std::string word = text.substr(start, end - start);
+        start = end + 1;
+        if (word.empty()) continue;
+        if (!line.empty() && console_width(line) + 1 + console_width(word) > room()) flush();
+        while (line.empty() && console_width(word) > room()) {
+            std::size_t cut = 0;
+            for (std::size_t cols = 0; cut < word.size() && cols < room(); ++cols) {
+                ++cut;
+                while (cut < word.size() && (static_cast<unsigned char>(word[cut]) & 0xC0) == 0x80) ++cut;
+            }
+            line = word.substr(0, cut);
+            word.erase(0, cut);
+            flush();
+        }
+        line += (line.empty() ? "" : " ") + word;
+    }
+    flush();
+    return lines;
+}
+
+// What tells the report's rows apart: the host, prompt target and batch only where they differ
+// between the pairs (a run on one host at one prompt length needs none of them on every row).
+struct Distinct {
+    bool host = false, prompt = false, batch = false;
+};
+
+Distinct distinct_of(const std::vector<PairReport>& pairs) {
+    Distinct d;
+    for (const auto& p : pairs) {
+        const auto& first = pairs.front();
+        d.host = d.host || p.host != first.host;
+        d.prompt = d.prompt || p.prompt_target_len != first.prompt_target_len;
+        d.batch = d.batch || p.batch != first.batch;
+    }
+    return d;
+}
+
+std::string compact_title(const PairReport& p, const Distinct& show) {
+    std::string t = p.runtime + "/" + p.model;
+    if (!p.baseline_runtime.empty() && p.baseline_runtime != p.runtime) t += " vs " + p.baseline_runtime;
+    if (!p.harness.empty() && p.harness != "text") t += " [" + p.harness + "]";
+    if (show.prompt && p.prompt_target_len) t += fmt::format(" pp{}", *p.prompt_target_len);
+    if (show.batch && p.batch) t += fmt::format(" batch {}", *p.batch);
+    if (show.host) t += " @" + p.host;
+    return console_text(t);
+}
+
+// Why the pair is not simply unchanged, as sentences (console-safe).
+std::vector<std::string> details_of(const PairReport& p) {
+    std::vector<std::string> out;
+    if (p.verdict != Verdict::unchanged && p.verdict != Verdict::new_pair) {
+        std::vector<std::string> said;
+        for (const auto& m : p.metrics) {
+            if (m.verdict != p.verdict) continue;
+            std::string s = m.reason;
+            if (m.change && !m.test.empty())
+                s = fmt::format("{} {} (limit -{:.1f}%{}){}{}", m.metric, change_text(m.change), m.max_drop * 100,
+                                m.p_value ? fmt::format(", p={:.3g}", *m.p_value) : std::string(),
+                                m.reason.empty() ? "" : ": ", m.reason);
+            if (!s.empty() && std::find(said.begin(), said.end(), s) == said.end()) said.push_back(s);
+        }
+        if (said.empty() && !p.reason.empty()) said.push_back(p.reason);
+        for (auto& s : said) out.push_back(console_text(s));
+    }
+    if (p.reruns > 0) out.push_back(fmt::format("after {}", counted(p.reruns, "rerun")));
+    for (const auto& w : p.warnings) out.push_back("warning: " + console_text(w));
+    return out;
+}
+
+struct Cell {
+    std::string base, now, change;
+    bool present = false;
+};
+
+struct Row {
+    std::string verdict, title;
+    std::optional<Color> color;
+    std::vector<Cell> cells;
+    std::vector<std::string> details;
+};
+
+}  // namespace
+
+std::string render_text(const GateReport& report, const TextStyle& style) {
+    const Distinct show = report.pairs.empty() ? Distinct{} : distinct_of(report.pairs);
+
+    // The metric columns: those some pair has a reading of, in the gate's order.
+    std::vector<std::string> metrics;
+    for (const auto& name : gated_metrics())
+        for (const auto& p : report.pairs)
+            for (const auto& m : p.metrics)
+                if (m.metric == name && (m.baseline_value || m.current_value) &&
+                    std::find(metrics.begin(), metrics.end(), name) == metrics.end())
+                    metrics.push_back(name);
+
+    std::vector<Row> rows;
     for (const auto& p : report.pairs) {
-        for (std::size_t i = 0; i < p.metrics.size(); ++i) {
-            const auto& m = p.metrics[i];
-            std::string test = m.test;
-            if (m.p_value) test += fmt::format(" p={:.3g}", *m.p_value);
-            if (!test.empty() && !detail::samples_note(m).empty()) test += " " + detail::samples_note(m);
-            std::string note = m.reason;
-            if (i == 0 && p.reruns > 0) note += fmt::format("{}{} rerun(s)", note.empty() ? "" : "; ", p.reruns);
-            if (i == 0)
-                for (const auto& w : p.warnings) note += (note.empty() ? "" : "; ") + w;
-            lines.push_back({to_string(m.verdict), i == 0 ? detail::pair_title(p) : "", m.metric,
-                             detail::number(m.baseline_value), detail::number(m.current_value),
-                             detail::percent(m.change), test, note});
+        Row r{verdict_word(p.verdict), compact_title(p, show), color_of(p.verdict), {}, details_of(p)};
+        for (const auto& name : metrics) {
+            Cell c;
+            for (const auto& m : p.metrics)
+                if (m.metric == name && (m.baseline_value || m.current_value))
+                    c = {rate(m.baseline_value), rate(m.current_value), change_text(m.change), true};
+            r.cells.push_back(c);
+        }
+        rows.push_back(std::move(r));
+    }
+
+    std::size_t wv = 7, wt = 4;  // "VERDICT", "PAIR"
+    std::vector<std::size_t> wb(metrics.size(), 1), wn(metrics.size(), 1), wc(metrics.size(), 0), wcell(metrics.size());
+    for (const auto& r : rows) {
+        wv = std::max(wv, r.verdict.size());
+        wt = std::max(wt, console_width(r.title));
+        for (std::size_t k = 0; k < metrics.size(); ++k) {
+            wb[k] = std::max(wb[k], r.cells[k].base.size());
+            wn[k] = std::max(wn[k], r.cells[k].now.size());
+            wc[k] = std::max(wc[k], r.cells[k].change.size());
         }
     }
-    std::size_t w[7] = {};
-    for (const auto& l : lines) {
-        const std::string* cols[] = {&l.verdict, &l.pair, &l.metric, &l.base, &l.now, &l.change, &l.test};
-        for (int i = 0; i < 7; ++i) w[i] = std::max(w[i], cols[i]->size());
+    std::size_t numbers = 0;
+    for (std::size_t k = 0; k < metrics.size(); ++k) {
+        wcell[k] = std::max(metric_heading(metrics[k]).size(), wb[k] + 4 + wn[k] + (wc[k] ? 2 + wc[k] : 0));
+        numbers += 3 + wcell[k];
     }
-    std::string out;
-    for (const auto& l : lines)
-        out += fmt::format("{:<{}}  {:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}  {:<{}}  {}\n", l.verdict, w[0], l.pair, w[1],
-                           l.metric, w[2], l.base, w[3], l.now, w[4], l.change, w[5], l.test, w[6], l.note);
+    // The pair column gets what the numbers leave; a longer name gets a line of its own.
+    const std::size_t room = style.width > wv + 2 + numbers + 12 ? style.width - wv - 2 - numbers : 12;
+    wt = std::min(wt, room);
 
-    out += fmt::format("\n{} pairs: {} failed, {} regressed, {} inconclusive, {} not comparable, {} missing, {} skipped, "
-                       "{} new, {} improved, {} unchanged\n",
-                       report.pairs.size(), report.count(Verdict::failed), report.count(Verdict::regressed),
-                       report.count(Verdict::inconclusive), report.count(Verdict::not_comparable),
-                       report.count(Verdict::missing), report.count(Verdict::skipped), report.count(Verdict::new_pair),
-                       report.count(Verdict::improved), report.count(Verdict::unchanged));
-    for (const auto& warning : report.warnings) out += "WARNING: " + warning + "\n";
-    for (const auto& n : report.notes) out += "note: " + n + "\n";
-    if (!report.empty_run_failure.empty()) out += "FAIL: " + report.empty_run_failure + "\n";
-    out += exit_code(report) == 0 ? "gate: PASS\n" : "gate: FAIL\n";
+    auto cells_text = [&](const Row& r) {
+        std::string s;
+        for (std::size_t k = 0; k < metrics.size(); ++k) {
+            const Cell& c = r.cells[k];
+            std::string cell = c.present ? pad_left(c.base, wb[k]) + " -> " + pad_left(c.now, wn[k]) +
+                                               (wc[k] ? "  " + pad_left(c.change, wc[k]) : "")
+                                         : std::string();
+            s += "   " + pad_right(cell, wcell[k]);
+        }
+        return s;
+    };
+    auto trim_end = [](std::string s) {
+        while (!s.empty() && s.back() == ' ') s.pop_back();
+        return s + "\n";
+    };
+
+    std::string out;
+    if (!rows.empty()) {
+        std::string head = pad_right("VERDICT", wv) + "  " + pad_right("PAIR", wt);
+        for (std::size_t k = 0; k < metrics.size(); ++k) head += "   " + pad_right(metric_heading(metrics[k]), wcell[k]);
+        out += trim_end(head);
+    }
+    for (const auto& r : rows) {
+        // Colour goes on after the padding: escape sequences take no columns.
+        const std::string verdict = r.color ? paint(r.verdict, *r.color, style.color) + std::string(wv - r.verdict.size(), ' ')
+                                            : pad_right(r.verdict, wv);
+        if (console_width(r.title) <= wt) {
+            out += trim_end(verdict + "  " + pad_right(r.title, wt) + cells_text(r));
+        } else {
+            const auto title = wrap(r.title, "", "", style.width - wv - 2);
+            for (std::size_t i = 0; i < title.size(); ++i)
+                out += trim_end((i == 0 ? verdict : std::string(wv, ' ')) + "  " + title[i]);
+            out += trim_end(std::string(wv + 2 + wt, ' ') + cells_text(r));
+        }
+        for (const auto& d : r.details)
+            for (const auto& line : wrap(d, "    ", "      ", style.width)) out += line + "\n";
+    }
+
+    if (!rows.empty()) out += "\n";
+    for (const auto& w : report.warnings)
+        for (const auto& line : wrap("WARNING: " + console_text(w), "", "  ", style.width)) out += line + "\n";
+    for (const auto& n : style.notes ? report.notes : std::vector<std::string>{})
+        for (const auto& line : wrap("note: " + console_text(n), "", "  ", style.width)) out += line + "\n";
+    if (!report.empty_run_failure.empty())
+        for (const auto& line : wrap("FAIL: " + console_text(report.empty_run_failure), "", "  ", style.width))
+            out += line + "\n";
+    const bool pass = exit_code(report) == 0;
+    for (const auto& line : wrap(fmt::format("gate: {}: {}", pass ? "PASS" : "FAIL", verdict_counts(report)), "", "  ",
+                                 style.width)) {
+        if (line.rfind("gate: ", 0) == 0)
+            out += "gate: " + paint(pass ? "PASS" : "FAIL", pass ? Color::green : Color::red, style.color) +
+                   line.substr(10) + "\n";
+        else
+            out += line + "\n";
+    }
     return out;
 }
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/core/text.hpp"
+
 namespace perfgate::gates {
 
 const char* to_string(Verdict v) {
@@ -37,16 +39,16 @@ bool compared_nothing(const GateReport& report) {
 void apply_empty_run_policy(GateReport& report, EmptyRun policy) {
     if (!compared_nothing(report)) return;
     const std::size_t fresh = report.count(Verdict::new_pair);
-    const std::string counts = fmt::format("{} pairs: {} new, {} skipped, {} missing", report.pairs.size(), fresh,
-                                           report.count(Verdict::skipped), report.count(Verdict::missing));
+    const std::string counts = fmt::format("{}: {} new, {} skipped, {} missing", counted(report.pairs.size(), "pair"),
+                                           fresh, report.count(Verdict::skipped), report.count(Verdict::missing));
     switch (policy) {
         case EmptyRun::allow:
             report.notes.push_back("nothing was compared with a baseline (" + counts + "); accepted by --allow-empty");
             return;
         case EmptyRun::first_run:
             if (fresh > 0) {
-                report.notes.push_back(fmt::format("first run: baseline recorded ({} new pair{}, nothing to compare yet)",
-                                                   fresh, fresh == 1 ? "" : "s"));
+                report.notes.push_back(
+                    fmt::format("first run: baseline recorded ({}, nothing to compare yet)", counted(fresh, "new pair")));
                 return;
             }
             report.empty_run_failure = "nothing was compared with a baseline and nothing new was recorded (" + counts + ")";
@@ -58,6 +60,20 @@ void apply_empty_run_policy(GateReport& report, EmptyRun policy) {
                 "accept a run with nothing to compare";
             return;
     }
+}
+
+std::string verdict_counts(const GateReport& report) {
+    std::string out;
+    for (int v = static_cast<int>(Verdict::failed); v <= static_cast<int>(Verdict::unchanged); ++v) {
+        const auto verdict = static_cast<Verdict>(v);
+        const std::size_t n = report.count(verdict);
+        if (n == 0) continue;
+        // "1 new pair" reads better than "1 pair new"; every other verdict follows the noun.
+        const std::string part = verdict == Verdict::new_pair ? counted(n, "new pair")
+                                                              : counted(n, "pair") + " " + to_string(verdict);
+        out += (out.empty() ? "" : ", ") + part;
+    }
+    return out.empty() ? "no pairs" : out;
 }
 
 int exit_code(const GateReport& report) {

@@ -46,7 +46,7 @@ TEST_CASE("worst first, in every format", "[gates][render]") {
     auto r = sample_report();
     CHECK(r.pairs.front().verdict == Verdict::regressed);
     auto text = render_text(r);
-    CHECK(text.find("regressed") < text.find("unchanged"));
+    CHECK(text.find("REGRESSED") < text.find("unchanged"));
     CHECK_THAT(text, Catch::Contains("-30.0%") && Catch::Contains("gate: FAIL"));
 }
 
@@ -84,10 +84,10 @@ TEST_CASE("JUnit failures carry body text and every testcase a time", "[gates][r
     CHECK(timed == cases);
 }
 
-TEST_CASE("markdown escapes table pipes; JSON parses back", "[gates][render]") {
+TEST_CASE("markdown escapes table pipes and HTML; JSON parses back", "[gates][render]") {
     auto r = sample_report();
     auto md = render_markdown(r);
-    CHECK_THAT(md, Catch::Contains("evil<&\"'>\\|model"));
+    CHECK_THAT(md, Catch::Contains("evil&lt;&amp;\"'&gt;\\|model"));
     CHECK_THAT(md, Catch::Contains("perfgate: FAIL"));
     auto doc = nlohmann::json::parse(render_json(r));
     CHECK(doc["exit_code"] == 1);

@@ -168,9 +168,14 @@ LaunchResult launch(const LaunchRequest& request) {
     std::vector<Stream*> streams{&out, &err};
 
     const auto deadline = start + request.timeout;
+    auto next_tick = start + std::chrono::seconds(1);
     bool exited = false;
     while (!exited) {
         pump(streams, std::chrono::milliseconds(50), request.on_stderr_line);
+        if (request.on_tick && Clock::now() >= next_tick) {
+            next_tick += std::chrono::seconds(1);
+            request.on_tick(std::chrono::duration<double>(Clock::now() - start).count());
+        }
         std::error_code ec;
         exited = !child.running(ec);
         if (!exited && Clock::now() >= deadline) {

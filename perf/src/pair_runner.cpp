@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <thread>
 
+#include "perfgate/core/escape.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/adapters.hpp"
@@ -214,7 +215,7 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
         return make_error(suite.path.string() + ": no pair " + req.runtime + "/" + req.model + " in this suite");
     SuiteRuntime rt = *rt_decl;
     if (auto it = req.binaries.find(rt.name); it != req.binaries.end()) rt.binary = it->second;
-    const std::string label = fmt::format("[perf] {} on {}", model->name, rt.name);
+    const std::string label = console_text(fmt::format("[perf] {} on {}", model->name, rt.name));
     // A cpu suite's llama-bench gets a thread count for this host's size unless the suite set one;
     // as a flag, so the CSV's flags and command columns say what ran.
     if (const auto threads = default_thread_flags(suite, rt, req.host); !threads.empty()) {
@@ -304,10 +305,27 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
         lr.env = rt.env;
         const double seconds = rt.in_process_repetitions ? w.timeout_s * static_cast<double>(w.repetitions + 1) : w.timeout_s;
         lr.timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+        // Progress on the console while the runtime works: llama-bench's --progress lines as they
+        // arrive ("benchmark 2/2: generation run 2/3"), and for any runtime a line every
+        // `quiet_s` seconds in which nothing was shown, so a long repetition is never a silent gap.
+        auto last_shown = Clock::now();
+        std::string last_step;
         if (rt.kind == RuntimeKind::LlamaBench)
             lr.on_stderr_line = [&](std::string_view line) {
-                if (line.rfind("llama-bench:", 0) == 0) log << label << ": " << line << '\n' << std::flush;
+                constexpr std::string_view prefix = "llama-bench: ";
+                if (line.rfind(prefix, 0) != 0) return;
+                last_step = console_text(line.substr(prefix.size()));
+                log << "  " << label << ": " << last_step << '\n' << std::flush;
+                last_shown = Clock::now();
             };
+        lr.on_tick = [&](double elapsed) {
+            constexpr double quiet_s = 15;
+            if (std::chrono::duration<double>(Clock::now() - last_shown).count() < quiet_s) return;
+            log << fmt::format("  {}: still running, {:.0f} s{}\n", label, elapsed,
+                               last_step.empty() ? "" : " (" + last_step + ")")
+                << std::flush;
+            last_shown = Clock::now();
+        };
         // 4a. Nothing else may load the machine: wait (bounded) before the launch, account after it.
         if (!guard.wait_until_quiet(log, label)) {
             outcome.status = StatusToken{StatusToken::contended};

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -139,4 +140,35 @@ TEST_CASE("stderr lines reach the progress callback as they arrive", "[launcher]
     launch(r);
     REQUIRE(lines.size() == 1);
     CHECK_THAT(lines[0], Catch::StartsWith("ggml_backend_cuda_buffer_type_alloc_buffer"));
+}
+
+TEST_CASE("progress lines arrive while the runtime still runs, and quiet runs get ticks", "[launcher]") {
+    LaunchRequest r;
+    r.program = "/bin/sh";
+    r.args = {"-c", "echo 'llama-bench: benchmark 1/2: prompt run 1/3' >&2; sleep 2.5; echo done >&2"};
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<double> line_at;  // seconds after the start
+    std::vector<double> ticks;
+    r.on_stderr_line = [&](std::string_view) {
+        line_at.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    };
+    r.on_tick = [&](double elapsed) { ticks.push_back(elapsed); };
+    const auto res = launch(r);
+    REQUIRE(line_at.size() == 2);
+    CHECK(line_at[0] < res.wall_seconds - 1.5);  // not held back until the process ended
+    CHECK(ticks.size() >= 2);
+    CHECK(std::is_sorted(ticks.begin(), ticks.end()));
+}
+
+TEST_CASE("the progress callback sees every line while the capture stays bounded", "[launcher]") {
+    LaunchRequest r;
+    r.program = "/bin/sh";
+    r.args = {"-c", "seq 1 100000 >&2"};
+    r.capture_limit = 10000;
+    std::size_t lines = 0;
+    r.on_stderr_line = [&](std::string_view) { ++lines; };
+    const auto res = launch(r);
+    CHECK(lines == 100000);
+    CHECK(res.truncated);
+    CHECK(res.err.size() < 10200);
 }

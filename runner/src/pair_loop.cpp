@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "gate_options.hpp"
+#include "perfgate/core/escape.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/render.hpp"
@@ -53,8 +54,9 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
         }
         if (inconclusive(*report) && reruns < max_reruns) {
             ++reruns;
-            log << fmt::format("perfgate: {}/{}: inconclusive, rerun {} of at most {}\n", row.runtime, row.model, reruns,
-                               max_reruns);
+            log << console_text(fmt::format("perfgate: {}/{}: inconclusive, rerun {} of at most {}", row.runtime,
+                                            row.model, reruns, max_reruns))
+                << '\n';
             std::ostringstream measurements;  // the first run's numbers are the test's measurements
             auto again = perf::run_pair(suite, pair, log, measurements);
             if (!again) {
@@ -73,7 +75,10 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
             report->notes.push_back(fmt::format("{}/{}: {} rerun(s) for adaptive repetitions (bound {}), final verdict {}",
                                                 p.runtime, p.current_model, reruns, max_reruns, gates::to_string(p.verdict)));
         }
-        log << gates::render_text(*report);
+        gates::TextStyle style;
+        style.color = request.color_log;
+        style.notes = false;  // the suite's summary test states the run's notes once
+        log << gates::render_text(*report, style);
         if (gates::exit_code(*report) != 0) result.outcome = Outcome::fail;
         return result;
     }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pair_loop.hpp"
+#include "perfgate/core/escape.hpp"
 #include "perfgate/runner/key_value.hpp"
 
 namespace perfgate::runner {
@@ -73,8 +74,9 @@ Expected<Outcome> run_suite_pairs(const perf::Suite& suite, const perf::HostCont
         const auto& first = result->first;
         const std::string where = first.csv.empty() ? "" : " -> " + first.csv.string();
         // The reason goes to `out` too: CTest keeps it in the test's output (LastTest.log, -V).
-        out << fmt::format("perfgate: {}/{}: {}{}{}\n", p.runtime, p.model, first.status.text,
-                           first.reason.empty() ? "" : " (" + first.reason + ")", where);
+        out << console_text(fmt::format("perfgate: {}/{}: {}{}{}", p.runtime, p.model, first.status.text,
+                                        first.reason.empty() ? "" : " (" + first.reason + ")", where))
+            << '\n';
         if (result->outcome == Outcome::fail) worst = Outcome::fail;
         if (result->outcome != Outcome::skip) all_skipped = false;
     }

@@ -38,7 +38,9 @@ Expected<Outcome> run_summary(const perf::Suite& suite, const perf::HostContext&
     }
     auto report = gates::run_gate(options);
     if (!report) return report.error();
-    out << gates::render_text(*report);
+    gates::TextStyle style;
+    style.color = request.color_out;
+    out << gates::render_text(*report, style);
     if (!summary_dir.empty()) {
         std::filesystem::create_directories(summary_dir);
         for (auto [name, format] : {std::pair{"perf-gate.md", gates::ReportFormat::markdown},

@@ -56,3 +56,33 @@ TEST_CASE("A/B report formats: text table, markdown, JSON", "[runner][ab]") {
     CHECK(j["models"][0]["metrics"][0]["ci_high"].get<double>() < 0);
     CHECK(ab_format_from_string("junit") == std::nullopt);
 }
+
+TEST_CASE("A/B reports keep escape sequences and HTML in names inert; colour only when asked", "[runner][ab][hardening]") {
+    const std::string hostile = "m\x1b[31m</details><img src=x onerror=alert(1)>|x";
+    AbReport r;
+    r.runtime = "llama-bench";
+    r.host = "h";
+    r.levels = {2, 0.999, 0.99};
+    r.stop = {3, 4};
+    r.models.push_back(model(hostile, {90, 91, 89, 90.5, 89.5}));
+    r.models[0].reason = "reason naming " + hostile;
+    r.notes.push_back("note naming " + hostile);
+
+    const auto text = render_ab(r, AbFormat::text);
+    CHECK(text.find('\x1b') == std::string::npos);
+    CHECK(text.find("m?[31m</details>") != std::string::npos);
+    const auto painted = render_ab(r, AbFormat::text, true);
+    CHECK(painted.find("\x1b[31mregressed\x1b[0m") != std::string::npos);
+    CHECK(painted.find("\x1b[31m</details>") == std::string::npos);  // only perfgate's own sequences
+
+    const auto md = render_ab(r, AbFormat::markdown);
+    CHECK(md.find('\x1b') == std::string::npos);
+    CHECK(md.find("<img") == std::string::npos);
+    CHECK(md.find("</details>") == std::string::npos);
+    CHECK(md.find("&lt;/details&gt;&lt;img src=x onerror=alert\\(1\\)&gt;\\|x") != std::string::npos);
+
+    const auto j = nlohmann::json::parse(render_ab(r, AbFormat::json));
+    CHECK(j["models"][0]["model"].get<std::string>() == hostile);
+    r.models[0].model = "bad \xff utf-8";  // replaced, not thrown
+    CHECK_NOTHROW(nlohmann::json::parse(render_ab(r, AbFormat::json)));
+}

@@ -1,7 +1,6 @@
 #include "perfgate/report/escape.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace perfgate::report {
 namespace {
@@ -9,26 +8,6 @@ namespace {
 bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
 
 }  // namespace
-
-std::string markdown_text(std::string_view text) {
-    // Every ASCII punctuation character may be backslash-escaped in CommonMark; these are the ones
-    // that can start markup inline or in a table.
-    static constexpr const char* escaped = "\\`*_[]()#+!~|{}$";
-    std::string out;
-    out.reserve(text.size());
-    for (char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (is_control(c)) out += ' ';
-        else if (ch == '<') out += "&lt;";
-        else if (ch == '>') out += "&gt;";
-        else if (ch == '&') out += "&amp;";
-        else if (std::strchr(escaped, ch) != nullptr) {
-            out += '\\';
-            out += ch;
-        } else out += ch;
-    }
-    return out;
-}
 
 std::string markdown_code_block(std::string_view text) {
     std::size_t longest = 0, run = 0;

@@ -21,6 +21,10 @@ std::string printable_excerpt(std::string_view text, std::size_t max_chars = 300
 
 std::string_view trim(std::string_view s);
 
+// "1 pair", "2 pairs", "0 pairs": a count with its noun in the right number (`plural` defaults
+// to the noun with an s).
+std::string counted(std::size_t n, std::string_view noun, std::string_view plural = {});
+
 // 1-based line of a byte offset in `text` (offsets past the end count as the end). Turns
 // nlohmann_json's byte positions into the file:line that perfgate's messages name.
 std::size_t line_of_offset(std::string_view text, std::size_t offset);

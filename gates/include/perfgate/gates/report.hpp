@@ -100,6 +100,10 @@ bool compared_nothing(const GateReport& report);
 // Applies the policy to a finished report: a note, or `empty_run_failure`.
 void apply_empty_run_policy(GateReport& report, EmptyRun policy);
 
+// "1 pair regressed, 1 new pair, 3 pairs unchanged": the counts of the verdicts that occur, worst
+// first ("no pairs" when there are none); the summary every format states.
+std::string verdict_counts(const GateReport& report);
+
 // 0 when nothing regressed or failed and the run is not an empty run that fails; 1 otherwise.
 // (2, bad input, is the caller's: run_gate returns an Error instead of a report.)
 int exit_code(const GateReport& report);

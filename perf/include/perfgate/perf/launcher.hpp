@@ -21,6 +21,9 @@ struct LaunchRequest {
     std::size_t capture_limit = 4 * 1024 * 1024;  // bytes kept per stream (head and tail halves)
     // Called for every complete stderr line as it arrives (progress pass-through).
     std::function<void(std::string_view line)> on_stderr_line;
+    // Called about once a second while the process runs, with the seconds since it started: lets
+    // the caller show that a long run that prints nothing is still alive.
+    std::function<void(double elapsed_s)> on_tick;
 };
 
 struct LaunchResult {

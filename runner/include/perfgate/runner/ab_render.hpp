@@ -11,6 +11,8 @@ namespace perfgate::runner {
 enum class AbFormat { text, markdown, json };
 std::optional<AbFormat> ab_format_from_string(std::string_view name);
 
-std::string render_ab(const AbReport& report, AbFormat format);
+// Data (model names, reasons, paths) is escaped for the format (perfgate/core/escape.hpp); `color`
+// paints the text format's verdicts (the caller decides, perfgate/core/console.hpp).
+std::string render_ab(const AbReport& report, AbFormat format, bool color = false);
 
 }  // namespace perfgate::runner

@@ -28,6 +28,8 @@ struct SuiteRunRequest {
     std::filesystem::path history_dir;             // earlier CSVs to gate against; empty: results_dir
     perf::ContentionMode contention = perf::ContentionMode::enforce;
     std::filesystem::path project_root;            // paths inside it are recorded relative to it
+    bool color_log = false;                        // colour the per-pair gate reports on `log`
+    bool color_out = false;                        // colour the summary's report on `out`
 };
 
 // The suite with each RUNTIME=FILE pin applied: a runtime build's provenance file (the embedded

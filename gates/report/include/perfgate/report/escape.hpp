@@ -4,11 +4,13 @@
 #include <string>
 #include <string_view>
 
+#include "perfgate/core/escape.hpp"
+
 namespace perfgate::report {
 
-// Inline markdown text, also safe inside a table cell: control characters and newlines become
-// spaces, '|' and markdown punctuation are backslash-escaped, '<' '>' '&' become entities.
-std::string markdown_text(std::string_view text);
+// Inline markdown text, also safe inside a table cell: the one rule of perfgate/core/escape.hpp,
+// shared with the gate's and the A/B run's reports.
+using perfgate::markdown_text;
 
 // A fenced code block holding `text` verbatim: the fence is longer than any backtick run inside.
 std::string markdown_code_block(std::string_view text);

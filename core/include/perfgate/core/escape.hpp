@@ -1,0 +1,27 @@
+#pragma once
+// Escaping of data (model names, runtimes, hosts, reasons — anything read from a CSV, a suite or a
+// runtime's output, which a pull request controls) before it is written into a report. One function
+// per output format; every reporter (gate, compare, ab, run, report pages) goes through these, so a
+// crafted name stays text: no terminal escape sequence, no HTML, no broken table or XML.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace perfgate {
+
+// Console text: every control character (C0 incl. ESC, newline and tab, DEL, and the C1 range
+// U+0080..U+009F that some terminals also obey) and every invalid UTF-8 byte becomes '?'.
+std::string console_text(std::string_view text);
+
+// Columns `text` takes on a terminal, counted as UTF-8 code points (what console_text leaves).
+std::size_t console_width(std::string_view text);
+
+// Inline markdown text, also safe inside a table cell: control characters and newlines become
+// spaces, '|' and markdown punctuation are backslash-escaped, '<' '>' '&' become entities.
+std::string markdown_text(std::string_view text);
+
+// XML 1.0 content or attribute value: & < > " ' as entities, newline, CR and tab as character
+// references; other control characters, which XML 1.0 cannot carry, and invalid UTF-8 become '?'.
+std::string xml_text(std::string_view text);
+
+}  // namespace perfgate

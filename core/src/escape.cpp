@@ -1,0 +1,97 @@
+#include "perfgate/core/escape.hpp"
+
+#include <cstring>
+
+#include "utf8.hpp"
+
+namespace perfgate {
+namespace {
+
+using detail::utf8_sequence_length;
+
+bool is_c0_or_del(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+// U+0080..U+009F, encoded as C2 80..C2 9F: 8-bit controls (CSI is U+009B).
+bool is_c1(std::string_view s, std::size_t i, std::size_t len) {
+    return len == 2 && static_cast<unsigned char>(s[i]) == 0xC2 && static_cast<unsigned char>(s[i + 1]) <= 0x9F;
+}
+
+}  // namespace
+
+std::string console_text(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t len = utf8_sequence_length(text, i);
+        if (len == 0 || (len == 1 && is_c0_or_del(static_cast<unsigned char>(text[i]))) || is_c1(text, i, len)) {
+            out += '?';
+            i += len == 0 ? 1 : len;
+            continue;
+        }
+        out.append(text.substr(i, len));
+        i += len;
+    }
+    return out;
+}
+
+std::size_t console_width(std::string_view text) {
+    std::size_t width = 0;
+    for (std::size_t i = 0; i < text.size(); ++width) {
+        const std::size_t len = utf8_sequence_length(text, i);
+        i += len == 0 ? 1 : len;
+    }
+    return width;
+}
+
+std::string markdown_text(std::string_view text) {
+    // Every ASCII punctuation character may be backslash-escaped in CommonMark; these are the ones
+    // that can start markup inline or in a table.
+    static constexpr const char* escaped = "\\`*_[]()#+!~|{}$";
+    std::string out;
+    out.reserve(text.size());
+    for (char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (is_c0_or_del(c)) out += ' ';
+        else if (ch == '<') out += "&lt;";
+        else if (ch == '>') out += "&gt;";
+        else if (ch == '&') out += "&amp;";
+        else if (std::strchr(escaped, ch) != nullptr) {
+            out += '\\';
+            out += ch;
+        } else out += ch;
+    }
+    return out;
+}
+
+std::string xml_text(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t len = utf8_sequence_length(text, i);
+        if (len == 0) {  // the document says UTF-8: a stray byte would make it unreadable
+            out += '?';
+            ++i;
+            continue;
+        }
+        if (len > 1) {
+            out.append(text.substr(i, len));
+            i += len;
+            continue;
+        }
+        const char c = text[i++];
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            case '\n': out += "&#10;"; break;
+            case '\r': out += "&#13;"; break;
+            case '\t': out += "&#9;"; break;
+            default: out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;  // DEL is allowed in XML 1.0
+        }
+    }
+    return out;
+}
+
+}  // namespace perfgate

@@ -1,0 +1,62 @@
+#include <catch2/catch.hpp>
+
+#include "perfgate/core/escape.hpp"
+#include "perfgate/core/text.hpp"
+
+using namespace perfgate;
+
+namespace {
+// The hostile model name of docs/reliability.md, attack case "markup and escape sequences in names".
+const std::string hostile = "evil\x1b[31m</details><img src=x onerror=alert(1)>|name";
+}  // namespace
+
+TEST_CASE("console_text leaves no control character, C1 control or invalid byte", "[core][escape]") {
+    const auto s = console_text(hostile + "\n\t\x7f" + "\xc2\x9b" + "31m" + "\xff");
+    for (unsigned char c : s) {
+        CHECK(c >= 0x20);
+        CHECK(c != 0x7f);
+    }
+    CHECK(s.find("\xc2\x9b") == std::string::npos);  // CSI as one 8-bit code
+    CHECK(s.find('\xff') == std::string::npos);
+    CHECK_THAT(s, Catch::StartsWith("evil?[31m</details>"));
+    // Ordinary names, and printable UTF-8 beyond the C1 range, are kept as they are.
+    CHECK(console_text("Meta-Llama-3.1-8B-Instruct-4bit") == "Meta-Llama-3.1-8B-Instruct-4bit");
+    CHECK(console_text("σ café ⚠") == "σ café ⚠");
+}
+
+TEST_CASE("console_width counts code points", "[core][escape]") {
+    CHECK(console_width("qwen3moe-a1b") == 12);
+    CHECK(console_width("σ 2.1%") == 6);
+    CHECK(console_width("") == 0);
+}
+
+TEST_CASE("markdown_text leaves no HTML, markup or table separator", "[core][escape]") {
+    const auto s = markdown_text(hostile + "\nnext & *more*");
+    CHECK(s.find('<') == std::string::npos);
+    CHECK(s.find('>') == std::string::npos);
+    CHECK(s.find('\n') == std::string::npos);
+    CHECK(s.find('\x1b') == std::string::npos);
+    CHECK_THAT(s, Catch::Contains("&lt;/details&gt;") && Catch::Contains("&lt;img src=x onerror=alert\\(1\\)&gt;"));
+    CHECK_THAT(s, Catch::Contains("\\|name") && Catch::Contains("&amp; \\*more\\*"));
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if (s[i] == '|') CHECK((i > 0 && s[i - 1] == '\\'));
+    CHECK(markdown_text("qwen3-0.6b") == "qwen3-0.6b");
+}
+
+TEST_CASE("xml_text escapes markup and drops what XML 1.0 cannot carry", "[core][escape]") {
+    const auto s = xml_text(hostile + "\"'&\n\xff");
+    CHECK(s.find('<') == std::string::npos);
+    CHECK(s.find('>') == std::string::npos);
+    CHECK(s.find('"') == std::string::npos);
+    CHECK(s.find('\x1b') == std::string::npos);
+    CHECK(s.find('\xff') == std::string::npos);
+    CHECK_THAT(s, Catch::Contains("&lt;/details&gt;&lt;img src=x onerror=alert(1)&gt;|name&quot;&apos;&amp;&#10;?"));
+}
+
+TEST_CASE("counted puts the noun in the right number", "[core][text]") {
+    CHECK(counted(1, "pair") == "1 pair");
+    CHECK(counted(2, "pair") == "2 pairs");
+    CHECK(counted(0, "pair") == "0 pairs");
+    CHECK(counted(1, "new pair") == "1 new pair");
+    CHECK(counted(3, "entry", "entries") == "3 entries");
+}
