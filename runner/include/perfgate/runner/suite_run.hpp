@@ -28,6 +28,7 @@ struct SuiteRunRequest {
     std::filesystem::path history_dir;             // earlier CSVs to gate against; empty: results_dir
     perf::ContentionMode contention = perf::ContentionMode::enforce;
     std::filesystem::path project_root;            // paths inside it are recorded relative to it
+    std::filesystem::path build_root;              // and paths inside this one (outside the project) as <build>/...
 };
 
 // The suite with each RUNTIME=FILE pin applied: a runtime build's provenance file (the embedded
