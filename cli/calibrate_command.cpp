@@ -73,6 +73,24 @@ Expected<gates::ThresholdSet> base_thresholds(const std::string& dir) {
     return set;
 }
 
+// Writes a calibrated thresholds file over `output`, keeping the measured memory bandwidth of the
+// file it replaces (calibration knows nothing about it); written only after it parses back, since
+// the gate must be able to load what calibrate writes.
+Status write_thresholds(std::string text, const std::string& output) {
+    if (std::ifstream old(output, std::ios::binary); old) {
+        std::stringstream previous;
+        previous << old.rdbuf();
+        auto parsed = gates::parse_threshold_file(previous.str(), output);
+        if (!parsed) return make_error(parsed.error().message + " (the file calibrate would replace; fix or remove it)");
+        if (parsed->memory_bandwidth) text = gates::with_memory_bandwidth(text, *parsed->memory_bandwidth);
+    }
+    if (auto check = gates::parse_threshold_file(text, output); !check) return make_error("internal: " + check.error().message);
+    std::ofstream out(output, std::ios::trunc);
+    out << text;
+    if (!out) return make_error(output + ": cannot write");
+    return Ok{};
+}
+
 // --from-history: no runs, the host's result CSVs are the evidence.
 int calibrate_history(const CalibrateOptions& o) {
     auto base = base_thresholds(o.thresholds_dir);
@@ -101,10 +119,7 @@ int calibrate_history(const CalibrateOptions& o) {
     const std::string text = gates::render_history_thresholds(host, perf::today(), *pairs, ho);
     const std::string output =
         o.output.empty() ? (std::filesystem::path(o.thresholds_dir) / (host + ".json")).string() : o.output;
-    if (auto check = gates::parse_threshold_file(text, output); !check) return fail("internal: " + check.error().message);
-    std::ofstream out(output, std::ios::trunc);
-    out << text;
-    if (!out) return fail(output + ": cannot write");
+    if (auto written = write_thresholds(text, output); !written) return fail(written.error().message);
     std::cout << "wrote " << output << '\n';
     return exit_code::success;
 }
@@ -195,13 +210,7 @@ int calibrate(const CalibrateOptions& o) {
     info.options = co;
     const std::string text = gates::render_calibrated_thresholds(info, *calibrated);
     const std::string output = o.output.empty() ? (std::filesystem::path(o.thresholds_dir) / (host.host_tag + ".json")).string() : o.output;
-    // Written only after it parses back: the gate must be able to load what calibrate writes.
-    if (auto check = gates::parse_threshold_file(text, output); !check) return fail("internal: " + check.error().message);
-    {
-        std::ofstream out(output, std::ios::trunc);
-        out << text;
-        if (!out) return fail(output + ": cannot write");
-    }
+    if (auto written = write_thresholds(text, output); !written) return fail(written.error().message);
     std::cout << gates::render_calibration_report(info, *calibrated);
     std::cout << "wrote " << output << '\n';
     return exit_code::success;

@@ -1,8 +1,14 @@
 // `perfgate probe`: detects backend, device, device memory and host identity (library: probes/).
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
 #include "commands.hpp"
 #include "perfgate/core/exit_codes.hpp"
+#include "perfgate/perf/host_context.hpp"
+#include "perfgate/probes/memory_bandwidth.hpp"
 #include "perfgate/probes/probe.hpp"
 
 namespace perfgate::cli {
@@ -16,9 +22,34 @@ struct ProbeArgs {
     std::string runtime_model;
     std::string thresholds_dir = "thresholds";
     std::string host_tag;
+    bool bandwidth = false;
+    unsigned threads = 0;
+    unsigned passes = 10;
 };
 
+// --bandwidth: the read pass, and the thresholds entry that records it (docs/report.md).
+int run_bandwidth(const ProbeArgs& args) {
+    probes::BandwidthOptions options;
+    options.threads = args.threads;
+    options.passes = args.passes;
+    auto measured = probes::measure_memory_bandwidth(options);
+    if (!measured) {
+        fmt::print(stderr, "{}\n", measured.error().message);
+        return exit_code::usage;
+    }
+    const auto& m = *measured;
+    const auto source = fmt::format("perfgate probe --bandwidth (read of {} MiB, {} threads, best of {})",
+                                    m.array_bytes >> 20, m.threads, m.passes);
+    fmt::print("memory bandwidth: {:.2f} GB/s; {}{}\n", m.bytes_per_s / 1e9, source,
+               m.last_level_cache_bytes ? fmt::format(", last-level cache {} MiB", *m.last_level_cache_bytes >> 20) : "");
+    nlohmann::ordered_json entry = {{"memory_bandwidth",
+                                     {{"bytes_per_s", static_cast<std::uint64_t>(std::llround(m.bytes_per_s / 1e6)) * 1000000u}, {"source", source}, {"date", perf::today()}}}};
+    fmt::print("for thresholds/<host_tag>.json (measure on a quiet machine):\n{}\n", entry.dump(2));
+    return exit_code::success;
+}
+
 int run_probe(const ProbeArgs& args) {
+    if (args.bandwidth) return run_bandwidth(args);
     std::optional<std::string> kind, tag;
     if (!args.runtime_kind.empty()) kind = args.runtime_kind;
     if (!args.host_tag.empty()) tag = args.host_tag;
@@ -54,6 +85,12 @@ void add_probe_command(CLI::App& app) {
     cmd->add_option("--runtime-model", args->runtime_model, "Model for mlxcel's one-token probe run");
     cmd->add_option("--thresholds", args->thresholds_dir, "Folder of <host_tag>.json files (memory_headroom)")
         ->capture_default_str();
+    cmd->add_flag("--bandwidth", args->bandwidth,
+                  "Measure the CPU host's memory read bandwidth instead (a timed sum over 4 x the last-level "
+                  "cache, at least 256 MiB, best of --passes) and print the thresholds entry that records it");
+    cmd->add_option("--threads", args->threads, "With --bandwidth: threads (default: every hardware thread)");
+    cmd->add_option("--passes", args->passes, "With --bandwidth: timed passes, the best counts")
+        ->capture_default_str()->check(CLI::Range(1u, 1000u));
     cmd->add_option("--host-tag", args->host_tag, "Use this host tag instead of the derived one ([a-z0-9-], no '_', at most 64 characters)");
     cmd->callback([args] { exit_status = run_probe(*args); });
 }

@@ -67,6 +67,9 @@ int run(RunOptions& o) {
     if (!contention) return usage(contention.error());
     o.request.contention = *contention;
     o.request.project_root = find_project_root(o.suite).value_or(std::filesystem::path());
+    // The forge cache lives in the perfgate build folder (the runtime's own sub-build has a
+    // CMakeCache.txt too, so the binary's path would find the wrong one).
+    o.request.build_root = find_build_root(o.request.forge_dir).value_or(std::filesystem::path());
     auto selected = runner::parse_pair_selection(o.pairs);
     if (!selected) return usage(selected.error());
     o.request.pairs = *selected;

@@ -119,6 +119,13 @@ else()
     USES_TERMINAL_CONFIGURE TRUE
     USES_TERMINAL_BUILD TRUE)
   set(_origin "embedded")
+  # What the rows record as the runtime's build type: the options above that change its speed.
+  set(_build_type "Release, static, GGML_NATIVE=${PERFGATE_LLAMA_NATIVE}")
+  if(PERFGATE_LLAMA_BACKEND STREQUAL "cuda")
+    string(APPEND _build_type ", GGML_CUDA=ON, CMAKE_CUDA_ARCHITECTURES=${PERFGATE_CUDA_ARCHITECTURES}")
+  elseif(PERFGATE_LLAMA_BACKEND STREQUAL "hip")
+    string(APPEND _build_type ", GGML_HIP=ON, GPU_TARGETS=${PERFGATE_HIP_TARGETS}")
+  endif()
   set(_commit "${_pin_LLAMA_COMMIT}")
   set(_release "${_pin_LLAMA_RELEASE}")
   set(_vocab "${PERFGATE_LLAMA_VOCAB_DIR}")
@@ -150,6 +157,7 @@ string(CONCAT _pin_json
   "  \"repository\": \"${_pin_LLAMA_REPOSITORY}\",\n"
   "  \"release\": \"${_release}\",\n"
   "  \"commit\": \"${_commit}\",\n"
+  "  \"build_type\": \"${_build_type}\",\n"
   "  \"npm_package\": \"${_pin_NPM_PACKAGE}@${_pin_NPM_VERSION}\",\n"
   "  \"npm_integrity\": \"${_pin_NPM_INTEGRITY}\",\n"
   "  \"backend\": \"${PERFGATE_LLAMA_BACKEND}\",\n"

@@ -44,17 +44,27 @@ std::size_t console_width(std::string_view text) {
 }
 
 std::string markdown_text(std::string_view text) {
-    // Every ASCII punctuation character may be backslash-escaped in CommonMark; these are the ones
-    // that can start markup inline or in a table.
-    static constexpr const char* escaped = "\\`*_[]()#+!~|{}$";
+    // Only what can start markup inline or end a table cell: code spans, emphasis, links, GFM
+    // strikethrough, GitHub's math, a backslash, the cell separator; HTML as entities. '(' ')' '#'
+    // '+' '!' and the like mean nothing in the middle of a cell, and escaping them shows as clutter
+    // in plain text.
+    static constexpr const char* escaped = "\\`*[]|~$";
+    const auto is_word = [](char ch) {
+        const auto c = static_cast<unsigned char>(ch);
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+    };
     std::string out;
     out.reserve(text.size());
-    for (char ch : text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
         const auto c = static_cast<unsigned char>(ch);
         if (is_c0_or_del(c)) out += ' ';
         else if (ch == '<') out += "&lt;";
         else if (ch == '>') out += "&gt;";
         else if (ch == '&') out += "&amp;";
+        // An underscore between two word characters (NVIDIA_H200, sm_90) never opens emphasis.
+        else if (ch == '_' && !(i > 0 && is_word(text[i - 1]) && i + 1 < text.size() && is_word(text[i + 1])))
+            out += "\\_";
         else if (std::strchr(escaped, ch) != nullptr) {
             out += '\\';
             out += ch;

@@ -18,28 +18,54 @@ std::optional<fs::path> find_project_root(const fs::path& start) {
     return std::nullopt;
 }
 
-std::string project_relative(const std::string& path, const fs::path& root) {
-    if (path.empty() || root.empty()) return path;
-    const fs::path p(path);
-    if (!p.is_absolute()) return path;
-    // Lexical: the file may not exist yet (or any more), and symlinks must not change the answer.
-    const fs::path rel = p.lexically_normal().lexically_relative(root.lexically_normal());
-    if (rel.empty() || *rel.begin() == "..") return path;
+std::optional<fs::path> find_build_root(const fs::path& start) {
+    std::error_code ec;
+    fs::path dir = fs::weakly_canonical(fs::absolute(start, ec), ec);
+    if (ec) return std::nullopt;
+    for (; !dir.empty(); dir = dir.parent_path()) {
+        if (fs::exists(dir / "CMakeCache.txt", ec)) return dir;
+        if (dir == dir.root_path()) break;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// Lexical: the file may not exist yet (or any more), and symlinks must not change the answer.
+std::optional<std::string> inside(const fs::path& p, const fs::path& folder) {
+    if (folder.empty()) return std::nullopt;
+    const fs::path rel = p.lexically_normal().lexically_relative(folder.lexically_normal());
+    if (rel.empty() || *rel.begin() == "..") return std::nullopt;
     return rel.generic_string();
 }
 
-std::string project_relative_command(const std::string& command, const fs::path& root) {
+}  // namespace
+
+std::string project_relative(const std::string& path, const fs::path& root, const fs::path& build) {
+    if (path.empty()) return path;
+    const fs::path p(path);
+    if (!p.is_absolute()) return path;
+    if (auto rel = inside(p, root)) return *rel;
+    if (auto rel = inside(p, build)) return std::string(build_placeholder) + "/" + *rel;
+    return path;
+}
+
+std::string map_command_words(const std::string& command, const std::function<std::string(const std::string&)>& word) {
     std::string out;
     std::size_t i = 0;
     while (i <= command.size()) {
         const std::size_t space = command.find(' ', i);
         const std::size_t end = space == std::string::npos ? command.size() : space;
-        out += project_relative(command.substr(i, end - i), root);
+        out += word(command.substr(i, end - i));
         if (space == std::string::npos) break;
         out += ' ';
         i = space + 1;
     }
     return out;
+}
+
+std::string project_relative_command(const std::string& command, const fs::path& root, const fs::path& build) {
+    return map_command_words(command, [&](const std::string& w) { return project_relative(w, root, build); });
 }
 
 }  // namespace perfgate

@@ -38,3 +38,28 @@ TEST_CASE("the project root is the nearest folder with CMakePresets.json or .git
     if (none) CHECK(none->string().find("perfgate-root-") == std::string::npos);
     fs::remove_all(tmp);
 }
+
+TEST_CASE("paths in a build folder outside the project are written from a <build> placeholder", "[paths]") {
+    const fs::path root = "/srv/ci/repo", build = "/scratch/pg-cuda";
+    CHECK(project_relative("/scratch/pg-cuda/forged/x.gguf", root, build) == "<build>/forged/x.gguf");
+    // Inside both (the usual build/<preset> folder): the project wins, so the path can be pasted.
+    CHECK(project_relative("/srv/ci/repo/build/ci/bin/x", root, "/srv/ci/repo/build/ci") == "build/ci/bin/x");
+    CHECK(project_relative("/opt/llama-bench", root, build) == "/opt/llama-bench");
+    CHECK(project_relative_command("/scratch/pg-cuda/llama.cpp/build-cuda/bin/llama-bench -m /scratch/pg-cuda/forged/m.gguf "
+                                   "-ngl 99",
+                                   root, build) == "<build>/llama.cpp/build-cuda/bin/llama-bench -m <build>/forged/m.gguf -ngl 99");
+}
+
+TEST_CASE("the build root is the nearest folder with CMakeCache.txt", "[paths]") {
+    const fs::path tmp = fs::temp_directory_path() / ("perfgate-build-" + std::to_string(::getpid()));
+    fs::remove_all(tmp);
+    fs::create_directories(tmp / "b/forged");
+    std::ofstream(tmp / "b/CMakeCache.txt") << "";
+    auto found = find_build_root(tmp / "b/forged");
+    REQUIRE(found);
+    CHECK(*found == fs::weakly_canonical(tmp / "b"));
+    fs::create_directories(tmp / "plain");
+    auto none = find_build_root(tmp / "plain");
+    if (none) CHECK(none->string().find("perfgate-build-") == std::string::npos);
+    fs::remove_all(tmp);
+}

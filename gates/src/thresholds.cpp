@@ -4,10 +4,13 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "json_locate.hpp"
+#include "perfgate/gates/calendar.hpp"
 
 namespace perfgate::gates {
 namespace {
@@ -143,6 +146,32 @@ Status check_calibration(const Validator& v, const json& obj, const std::string&
     return Ok{};
 }
 
+Expected<MemoryBandwidth> read_memory_bandwidth(const Validator& v, const json& obj) {
+    const std::string p = "/memory_bandwidth";
+    if (!obj.is_object())
+        return v.error(p, "\"memory_bandwidth\" must be an object with bytes_per_s, source and date");
+    if (auto st = check_keys(v, obj, p, {"bytes_per_s", "source", "date", "description"}); !st) return st.error();
+    MemoryBandwidth bw;
+    auto bytes = obj.find("bytes_per_s");
+    if (bytes == obj.end()) return v.error(p, "\"memory_bandwidth\" needs \"bytes_per_s\" (bytes per second, e.g. 4.29e12)");
+    if (!bytes->is_number() || !(bytes->get<double>() > 0) || !std::isfinite(bytes->get<double>()))
+        return v.error(p + "/bytes_per_s", "\"bytes_per_s\" must be a positive number of bytes per second");
+    bw.bytes_per_s = bytes->get<double>();
+    for (auto [key, target, what] : {std::tuple<const char*, std::string*, const char*>{"source", &bw.source, "how it was measured"},
+                                     {"date", &bw.date, "the day of the measurement, YYYY-MM-DD"}}) {
+        auto f = obj.find(key);
+        if (f == obj.end() || !f->is_string() || f->get<std::string>().empty())
+            return v.error(f == obj.end() ? p : p + "/" + key,
+                           std::string("\"memory_bandwidth\" needs \"") + key + "\" as a non-empty string (" + what + ")");
+        *target = f->get<std::string>();
+    }
+    if (!day_number(bw.date)) return v.error(p + "/date", "\"date\" = \"" + bw.date + "\" is not a YYYY-MM-DD date");
+    if (auto d = obj.find("description"); d != obj.end() && !d->is_string())
+        return v.error(p + "/description", "\"description\" must be a string");
+    bw.where = v.where(p);
+    return bw;
+}
+
 bool glob_match(const std::string& pattern, std::string_view value) {
     if (pattern == "*") return true;
     return fnmatch(pattern.c_str(), std::string(value).c_str(), 0) == 0;
@@ -178,7 +207,8 @@ Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::s
                                                                                 : duplicate->pointer.substr(0, duplicate->pointer.find_last_of('/'))) +
                           "); JSON readers keep only one of them, so a file must say it once");
     if (!doc.is_object()) return v.error("", "the thresholds file must be a JSON object");
-    if (auto st = check_keys(v, doc, "", {"description", "calibration", "metrics", "overrides"}); !st) return st.error();
+    if (auto st = check_keys(v, doc, "", {"description", "calibration", "metrics", "overrides", "memory_bandwidth"}); !st)
+        return st.error();
     if (auto it = doc.find("calibration"); it != doc.end())
         if (auto st = check_calibration(v, *it, "/calibration", true); !st) return st.error();
 
@@ -186,6 +216,11 @@ Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::s
     file.name = name;
     if (auto it = doc.find("description"); it != doc.end() && !it->is_string())
         return v.error("/description", "\"description\" must be a string");
+    if (auto it = doc.find("memory_bandwidth"); it != doc.end()) {
+        auto bw = read_memory_bandwidth(v, *it);
+        if (!bw) return bw.error();
+        file.memory_bandwidth = std::move(*bw);
+    }
 
     if (auto it = doc.find("metrics"); it != doc.end()) {
         if (!it->is_object()) return v.error("/metrics", "\"metrics\" must be an object of metric name -> settings");
@@ -240,6 +275,12 @@ Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::s
         }
     }
     return file;
+}
+
+std::string with_memory_bandwidth(std::string_view thresholds_json, const MemoryBandwidth& bandwidth) {
+    auto doc = nlohmann::ordered_json::parse(thresholds_json);  // the caller's own, already valid text
+    doc["memory_bandwidth"] = {{"bytes_per_s", bandwidth.bytes_per_s}, {"source", bandwidth.source}, {"date", bandwidth.date}};
+    return doc.dump(2) + "\n";
 }
 
 ThresholdFile builtin_default_thresholds() {

@@ -78,3 +78,44 @@ TEST_CASE("invalid thresholds files are errors naming file and line", "[gates][t
     auto bad_metric = parse_threshold_file("{\"metrics\": {\"Decode\": {\"max_drop\": 0.1}}}", "m.json");
     REQUIRE_FALSE(bad_metric);
 }
+
+TEST_CASE("memory_bandwidth is read with its line and bad values are errors naming file and line and a rewrite keeps it",
+          "[gates][thresholds][bandwidth]") {
+    const std::string good = "{\n  \"metrics\": {},\n  \"memory_bandwidth\": {\n    \"bytes_per_s\": 4.29e12,\n"
+                             "    \"source\": \"device-to-device copy\",\n    \"date\": \"2026-12-01\"\n  }\n}\n";
+    auto file = parse_threshold_file(good, "h.json");
+    REQUIRE(file);
+    REQUIRE(file->memory_bandwidth);
+    CHECK(file->memory_bandwidth->bytes_per_s == Approx(4.29e12));
+    CHECK(file->memory_bandwidth->source == "device-to-device copy");
+    CHECK(file->memory_bandwidth->date == "2026-12-01");
+    CHECK(file->memory_bandwidth->where == "h.json:3");
+
+    auto absent = parse_threshold_file("{\"metrics\": {}}", "n.json");
+    REQUIRE(absent);
+    CHECK_FALSE(absent->memory_bandwidth);
+
+    const auto bad = [](const std::string& body) {
+        auto f = parse_threshold_file("{\n\"memory_bandwidth\": {\n" + body + "\n}\n}", "b.json");
+        REQUIRE_FALSE(f);
+        return f.error().message;
+    };
+    CHECK_THAT(bad("\"bytes_per_s\": -1, \"source\": \"x\", \"date\": \"2026-12-01\""),
+               Catch::StartsWith("b.json:3:") && Catch::Contains("positive"));
+    CHECK_THAT(bad("\"bytes_per_s\": 1e9, \"date\": \"2026-12-01\""), Catch::StartsWith("b.json:2:") && Catch::Contains("source"));
+    CHECK_THAT(bad("\"bytes_per_s\": 1e9, \"source\": \"x\", \"date\": \"2026-13-01\""),
+               Catch::StartsWith("b.json:3:") && Catch::Contains("YYYY-MM-DD"));
+    CHECK_THAT(bad("\"bytes_per_s\": 1e9, \"source\": \"x\", \"date\": \"2026-12-01\", \"gbps\": 1"),
+               Catch::StartsWith("b.json:3:") && Catch::Contains("gbps"));
+    auto not_object = parse_threshold_file("{\n\"memory_bandwidth\": 4.29e12\n}", "o.json");
+    REQUIRE_FALSE(not_object);
+    CHECK_THAT(not_object.error().message, Catch::StartsWith("o.json:2:"));
+
+    // A recalibration writes a new file; the measured bandwidth is carried into it.
+    const auto rewritten = with_memory_bandwidth("{\"metrics\": {}, \"overrides\": []}", *file->memory_bandwidth);
+    auto again = parse_threshold_file(rewritten, "r.json");
+    REQUIRE(again);
+    REQUIRE(again->memory_bandwidth);
+    CHECK(again->memory_bandwidth->bytes_per_s == Approx(4.29e12));
+    CHECK(again->memory_bandwidth->source == "device-to-device copy");
+}

@@ -7,18 +7,24 @@
 namespace perfgate::perf {
 namespace {
 
-Expected<std::vector<double>> all_matches(const std::string& text, const std::string& pattern, const char* metric) {
-    std::vector<double> out;
-    if (pattern.empty()) return out;
+Expected<std::regex> compiled(const std::string& pattern, const char* what) {
     std::regex re;
     try {
         re = std::regex(pattern);
     } catch (const std::regex_error& e) {
-        return make_error(std::string("command adapter: bad regex for ") + metric + ": " + e.what());
+        return make_error(std::string("command adapter: bad regex for ") + what + ": " + e.what());
     }
     if (re.mark_count() < 1)
-        return make_error(std::string("command adapter: the regex for ") + metric + " needs one capture group");
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+        return make_error(std::string("command adapter: the regex for ") + what + " needs one capture group");
+    return re;
+}
+
+Expected<std::vector<double>> all_matches(const std::string& text, const std::string& pattern, const char* metric) {
+    std::vector<double> out;
+    if (pattern.empty()) return out;
+    auto re = compiled(pattern, metric);
+    if (!re) return re.error();
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), *re); it != std::sregex_iterator(); ++it)
         if (auto v = detail::to_double((*it)[1].str())) out.push_back(*v);
     return out;
 }
@@ -48,6 +54,11 @@ Expected<Measurement> parse_command_output(std::string_view text_view, const Com
         return detail::no_numbers("command", "the prompt_tokens regex matched no token count", text);
     if (!generated->empty() && !(m.generated_tokens = detail::to_count(generated->front())))
         return detail::no_numbers("command", "the generated_tokens regex matched no token count", text);
+    if (!patterns.version.empty()) {
+        auto re = compiled(patterns.version, "version");
+        if (!re) return re.error();
+        if (std::smatch match; std::regex_search(text, match, *re)) m.facts.version = match[1].str();
+    }
     if (m.decode_samples.size() == 1) m.decode_samples.clear();  // a single reading is not a sample set
     if (m.prefill_samples.size() == 1) m.prefill_samples.clear();
     return detail::checked("command", std::move(m), text);

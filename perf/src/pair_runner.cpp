@@ -117,6 +117,7 @@ ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel&
     row.max_tokens = suite.workload.generated_tokens;
     row.prompt_target_len = suite.workload.prompt_tokens;
     row.runtime_commit = rt.commit;
+    row.build_type = rt.build_type;
     row.upstream_commit = rt.upstream_commit;
     row.overlay_commit = rt.overlay_commit;
     row.hip_version = host.hip_version;
@@ -261,8 +262,8 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
         row.status = o.status;
         row.contention = guard.column();
         row.timestamp = utc_timestamp();
-        row.model_path = project_relative(row.model_path, req.project_root);
-        row.command = project_relative_command(row.command, req.project_root);
+        row.model_path = project_relative(row.model_path, req.project_root, req.build_root);
+        row.command = project_relative_command(row.command, req.project_root, req.build_root);
         if (!csv.empty()) {
             if (auto st = record_row(csv, row); !st) return st.error();
             o.csv = csv;

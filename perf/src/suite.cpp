@@ -236,11 +236,12 @@ void read_runtime(Reader& r, const json& obj, const std::string& ptr, const std:
         const std::string pp = ptr + "/patterns";
         if (!it->is_object()) r.fail(pp, "\"patterns\" must be an object");
         else {
-            r.only_keys(*it, pp, {"decode_tok_s", "prefill_tok_s", "prompt_tokens", "generated_tokens"});
+            r.only_keys(*it, pp, {"decode_tok_s", "prefill_tok_s", "prompt_tokens", "generated_tokens", "version"});
             rt.patterns.decode_tok_s = r.string(*it, pp, "decode_tok_s", true).value_or("");
             rt.patterns.prefill_tok_s = r.string(*it, pp, "prefill_tok_s", false).value_or("");
             rt.patterns.prompt_tokens = r.string(*it, pp, "prompt_tokens", false).value_or("");
             rt.patterns.generated_tokens = r.string(*it, pp, "generated_tokens", false).value_or("");
+            rt.patterns.version = r.string(*it, pp, "version", false).value_or("");
         }
     }
     if (rt.kind == RuntimeKind::Command && rt.patterns.decode_tok_s.empty() && !r.failed())

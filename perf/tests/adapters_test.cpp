@@ -135,3 +135,23 @@ TEST_CASE("command adapter: user regexes over a real llama-bench console table",
     no_group.decode_tok_s = "tok/s";
     CHECK_FALSE(parse_command_output("1 tok/s", no_group));
 }
+
+TEST_CASE("command adapter: an optional version regex records the runtime's own provenance", "[adapters][command]") {
+    // The lines perf/runtimes/transformers_bench.py prints.
+    const std::string out =
+        "perfgate-transformers-env torch=2.9.0+cu130 transformers=4.57.1 cuda=13.0 device=NVIDIA H200 dtype=bf16\n"
+        "perfgate-transformers rep=1/1 prompt_tokens=512 generated_tokens=128 batch=1 prefill_ms=5 prefill_tok_s=1000.5 "
+        "decode_ms=9 decode_tok_s=42.5 peak_memory_bytes=1\n";
+    CommandPatterns p;
+    p.decode_tok_s = "decode_tok_s=([0-9.]+)";
+    p.version = "perfgate-transformers-env (torch=[^ ]+ transformers=[^ ]+)";
+    const auto m = parse_command_output(out, p);
+    REQUIRE(m);
+    CHECK(m->facts.version == "torch=2.9.0+cu130 transformers=4.57.1");
+    p.version = "no such line (x)";
+    const auto none = parse_command_output(out, p);
+    REQUIRE(none);
+    CHECK(none->facts.version.empty());
+    p.version = "transformers=[^ ]+";  // no group
+    CHECK_FALSE(parse_command_output(out, p));
+}

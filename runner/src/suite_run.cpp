@@ -27,6 +27,8 @@ Status apply_pin(perf::Suite& suite, const std::string& spec) {
     // llama-bench prints a short hash; the pin's full commit is what the row should carry.
     if (rt->commit.empty()) rt->commit = text("commit");
     if (rt->version.empty()) rt->version = text("release");
+    // The embedded build's type and options (cmake/PerfgateLlamaCpp.cmake); empty for an external binary.
+    if (rt->build_type.empty()) rt->build_type = text("build_type");
     return Ok{};
 }
 
@@ -61,6 +63,7 @@ Expected<Outcome> run_suite_pairs(const perf::Suite& suite, const perf::HostCont
     base.binaries = request.binaries;
     base.contention = request.contention;
     base.project_root = request.project_root;
+    base.build_root = request.build_root;
 
     const auto& selected = request.pairs.empty() ? suite.pairs : request.pairs;
     Outcome worst = Outcome::pass;

@@ -1,8 +1,13 @@
 #include "perfgate/report/charts.hpp"
 
+#include <time.h>
+
 #include <algorithm>
+#include <cmath>
+#include <ctime>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include <boost/filesystem.hpp>
 #include <fmt/format.h>
@@ -22,12 +27,11 @@ std::string label(const std::string& text) { return text.size() > 100 ? text.sub
 std::string line_label(const ModelLine& line) {
     std::string out = line.model;
     if (line.harness != "text") out += " [" + line.harness + "]";
-    if (line.prompt_len) out += " p" + std::to_string(*line.prompt_len);
     return label(out);
 }
 
 std::string terminal(int width, int height) {
-    return fmt::format("set terminal svg noenhanced size {},{} dynamic background rgb 'white' font 'sans,11'\n", width,
+    return fmt::format("set terminal svg noenhanced size {},{} dynamic background rgb 'white' font 'sans,10'\n", width,
                        height);
 }
 
@@ -51,50 +55,73 @@ std::optional<Spread> metric_of(const RuntimeCell& cell, const std::string& metr
 
 }  // namespace
 
+namespace {
+
+// A y axis that spans more than 30x is drawn on a log scale (a 0.6B and a 70B model side by side),
+// and its label says so; the range is whole decades (log) or from zero (linear).
+std::string y_axis(double lo, double hi, const std::string& what) {
+    if (lo > 0 && hi / lo > 30) {
+        const double bottom = std::pow(10.0, std::floor(std::log10(lo * 0.9)));
+        const double top = std::pow(10.0, std::ceil(std::log10(hi * 1.1)));
+        return fmt::format("set logscale y\nset yrange [{}:{}]\nset ylabel '{} (log scale)'\n", bottom, top, what);
+    }
+    return fmt::format("set yrange [0:{}]\nset ylabel '{}'\n", hi > 0 ? hi * 1.15 : 1.0, what);
+}
+
+}  // namespace
+
 GnuplotJob bar_chart_job(const ReportData& data, const std::string& metric, const std::string& data_file,
                          const std::string& svg_file) {
     GnuplotJob job;
+    // Only lines with a reading: a model every runtime skipped is in the table, not an empty slot.
+    std::vector<const ModelLine*> lines;
+    for (const auto& line : data.lines)
+        for (const auto& [rt, cell] : line.cells)
+            if (cell.status == "ok" && metric_of(cell, metric)) {
+                lines.push_back(&line);
+                break;
+            }
+    const std::size_t runtimes = std::max<std::size_t>(1, data.runtimes.size());
+    const double slot = 0.8 / static_cast<double>(runtimes);
     double lo = 0, hi = 0;
     std::string xtics;
-    for (std::size_t i = 0; i < data.lines.size(); ++i) {
-        const auto& line = data.lines[i];
-        job.data += std::to_string(i);
-        for (const auto& rt : data.runtimes) {
-            auto it = line.cells.find(rt);
+    // One data block per runtime (gnuplot index), one row per line: x median min max.
+    for (std::size_t r = 0; r < data.runtimes.size(); ++r) {
+        if (r > 0) job.data += "\n\n";
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            auto it = lines[i]->cells.find(data.runtimes[r]);
             std::optional<Spread> s;
-            if (it != line.cells.end() && it->second.status == "ok") s = metric_of(it->second, metric);
-            if (s) {
-                job.data += fmt::format(" {} {} {}", s->median, s->min, s->max);
-                lo = lo == 0 ? s->min : std::min(lo, s->min);
-                hi = std::max(hi, s->max);
-            } else {
-                job.data += " ? ? ?";
-            }
+            if (it != lines[i]->cells.end() && it->second.status == "ok") s = metric_of(it->second, metric);
+            const double x = static_cast<double>(i) + (static_cast<double>(r) - (static_cast<double>(runtimes) - 1) / 2) * slot;
+            if (!s) continue;
+            job.data += fmt::format("{} {} {} {}\n", x, s->median, s->min, s->max);
+            lo = lo == 0 ? s->min : std::min(lo, s->min);
+            hi = std::max(hi, s->max);
         }
-        job.data += '\n';
-        xtics += fmt::format("{}{} {}", i == 0 ? "" : ", ", gnuplot_string(line_label(line)), i);
+        if (job.data.empty() || job.data.back() != '\n') job.data += "\n";
     }
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        xtics += fmt::format("{}{} {}", i == 0 ? "" : ", ", gnuplot_string(line_label(*lines[i])), i);
     const bool decode = metric == "decode_tok_s";
-    const int width = std::max<int>(720, 70 * static_cast<int>(data.lines.size() * std::max<std::size_t>(1, data.runtimes.size())));
+    const int width = std::clamp<int>(120 + 45 * static_cast<int>(lines.size() * runtimes), 520, 1100);
     auto& s = job.script;
-    s += terminal(width, 560);
+    s += terminal(width, 340);
     s += "set output " + gnuplot_string(svg_file) + "\n";
-    s += "set datafile missing '?'\n";
-    s += fmt::format("set title '{} tok/s per model and runtime (bar: median; whisker: range of the samples)'\n",
+    s += fmt::format("set title '{} tok/s per model (bar: median; whisker: range of the samples)'\n",
                      decode ? "Decode" : "Prefill");
-    s += "set ylabel 'tokens per second'\n";
-    s += "set style data histograms\nset style histogram errorbars gap 1 lw 1\n";
-    s += "set style fill solid 0.75 border -1\nset boxwidth 0.9\nset grid ytics\n";
-    s += "set key outside top center horizontal\nset bmargin 12\n";
-    // Readings often span two or more decades (a 0.6B and a 70B model); a log axis keeps both visible.
-    if (lo > 0 && hi / lo > 30) s += "set logscale y\nset yrange [*:*]\n";
-    else s += "set yrange [0:*]\n";
-    s += "set xtics rotate by 35 right nomirror (" + xtics + ")\n";
+    s += y_axis(lo, hi, "tokens per second");
+    s += "set style fill solid 0.8 border -1\n";
+    s += fmt::format("set boxwidth {} absolute\n", slot * 0.9);
+    s += "set grid ytics\nset key top right horizontal\nset tmargin 3\n";
+    s += fmt::format("set xrange [-0.6:{}]\n", static_cast<double>(lines.size()) - 0.4);
+    s += "set xtics rotate by 25 right nomirror scale 0 (" + xtics + ")\n";
     s += "plot ";
     for (std::size_t r = 0; r < data.runtimes.size(); ++r) {
-        s += fmt::format("{}{} using {}:{}:{} title {} lc rgb '{}'", r == 0 ? "" : ", \\\n     ",
-                         r == 0 ? gnuplot_string(data_file) : "''", 2 + 3 * r, 3 + 3 * r, 4 + 3 * r,
-                         gnuplot_string(label(data.runtimes[r])), runtime_colour(data, data.runtimes[r]));
+        const auto file = r == 0 ? gnuplot_string(data_file) : std::string("''");
+        s += fmt::format("{}{} index {} using 1:2 with boxes lc rgb '{}' title {}, \\\n     '' index {} "
+                         "using 1:3:(0):($4-$3) with vectors nohead lw 1.5 lc rgb 'black' notitle",
+                         r == 0 ? "" : ", \\\n     ", file, r, runtime_colour(data, data.runtimes[r]),
+                         gnuplot_string(label(data.runtimes[r])), r);
     }
     s += "\n";
     return job;
@@ -102,52 +129,121 @@ GnuplotJob bar_chart_job(const ReportData& data, const std::string& metric, cons
 
 namespace {
 
-std::optional<GnuplotJob> history_job(const ReportData& page, const std::string& model_title, const std::vector<const HistoryPoint*>& points,
-                                      const std::string& data_file, const std::string& svg_file) {
-    std::map<std::string, std::vector<const HistoryPoint*>> by_runtime;
-    long first = 0, last = 0;
-    double top = 0;
-    bool any = false;
-    for (const auto* p : points) {
-        auto day = gates::day_number(p->date);
-        if (!day) continue;  // only valid dates reach the data file
-        by_runtime[p->runtime].push_back(p);
-        top = std::max(top, p->decode_tok_s);
-        first = any ? std::min(first, *day) : *day;
-        last = any ? std::max(last, *day) : *day;
-        any = true;
+// Seconds since 1970 of a run: its first row's timestamp, else noon of its date.
+std::optional<double> run_time(const HistoryPoint& p) {
+    if (p.timestamp.size() >= 19) {
+        std::tm tm{};
+        if (strptime(p.timestamp.c_str(), "%Y-%m-%dT%H:%M:%S", &tm) != nullptr) return static_cast<double>(timegm(&tm));
     }
-    if (!any) return std::nullopt;
+    auto day = gates::day_number(p.date);
+    if (!day) return std::nullopt;
+    return static_cast<double>(*day) * 86400.0 + 43200.0;
+}
+
+// A runtime's runs with other flags (-t 1 instead of every thread) measure something else: the
+// gate's history restarts there, and the chart draws them as a series of their own.
+std::string series_name(const HistoryPoint& p) {
+    return p.flags.empty() ? p.runtime : p.runtime + " " + p.flags;
+}
+
+std::optional<GnuplotJob> history_job(const ReportData& page, const ModelLine& line, const std::vector<const HistoryPoint*>& points,
+                                      const std::optional<gates::ThresholdSet>& thresholds, const std::string& data_file,
+                                      const std::string& svg_file) {
+    std::map<std::string, std::vector<std::pair<double, const HistoryPoint*>>> by_runtime;
+    std::set<std::string> dates;
+    // The x axis is the order of the runs, not the clock: runs come in bursts (eleven in one
+    // afternoon, then nothing for days), and each must stay a point of its own.
+    std::map<std::string, double> run_start;  // run -> its earliest time
+    auto run_key = [](const HistoryPoint& p) { return p.run_id.empty() ? p.source + "|" + p.date : p.run_id; };
+    for (const auto* p : points) {
+        auto t = run_time(*p);
+        if (!t || !(p->decode_tok_s > 0)) continue;  // only valid dates and readings reach the data file
+        by_runtime[series_name(*p)].push_back({*t, p});
+        dates.insert(p->date);
+        auto [it, added] = run_start.try_emplace(run_key(*p), *t);
+        if (!added) it->second = std::min(it->second, *t);
+    }
+    // One date is one cloud of points, not a history.
+    if (dates.size() < 2) return std::nullopt;
+    std::vector<std::pair<double, std::string>> runs;
+    for (const auto& [key, t] : run_start) runs.push_back({t, key});
+    std::sort(runs.begin(), runs.end());
+    std::map<std::string, std::size_t> ordinal;  // run -> 1, 2, ...
+    for (std::size_t i = 0; i < runs.size(); ++i) ordinal[runs[i].second] = i + 1;
     GnuplotJob job;
     // Runtimes of the page first, in its order (and colours), then any other runtime of the history.
     std::vector<std::string> order;
     for (const auto& rt : page.runtimes)
-        if (by_runtime.count(rt)) order.push_back(rt);
-    for (const auto& [rt, pts] : by_runtime)
-        if (std::find(order.begin(), order.end(), rt) == order.end()) order.push_back(rt);
-    std::vector<std::string> titles;
-    for (const auto& runtime : order) {
-        const auto& pts = by_runtime[runtime];
+        for (const auto& [series, pts] : by_runtime)
+            if (pts.front().second->runtime == rt) order.push_back(series);
+    for (const auto& [series, pts] : by_runtime)
+        if (std::find(order.begin(), order.end(), series) == order.end()) order.push_back(series);
+    const double left = 0.5, right = static_cast<double>(runs.size()) + 0.5;
+    // Each runtime relative to its own latest run: runtimes 20x apart share one axis, a drop reads
+    // as a percentage, and the gate's floor is the same kind of number.
+    double lo = 100, hi = 100;
+    std::string plots;
+    std::size_t index = 0;
+    auto block = [&](const std::string& rows) {
         if (!job.data.empty()) job.data += "\n\n";  // gnuplot index separator
-        for (const auto* p : pts) job.data += fmt::format("{} {}\n", *gates::day_number(p->date) * 86400L, p->decode_tok_s);
-        titles.push_back(runtime);
+        job.data += rows;
+        return index++;
+    };
+    const auto file = [&] { return plots.empty() ? gnuplot_string(data_file) : std::string("''"); };
+    std::map<std::string, int> series_of;
+    for (const auto& series : order) {
+        auto& pts = by_runtime[series];
+        std::sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        const std::string& runtime = pts.front().second->runtime;
+        const auto colour = runtime_colour(page, runtime);
+        const int dash = ++series_of[runtime];  // a runtime's second series (other flags) is dashed
+        // The gate's floor for the next run: the latest run less the pair's max_drop.
+        const double latest = pts.back().second->decode_tok_s;
+        if (thresholds) {
+            const double drop = thresholds->lookup("decode_tok_s", line.model, runtime).max_drop;
+            const double floor = 100 * (1 - drop);
+            const auto i = block(fmt::format("{} {} 100\n{} {} 100\n", left, floor, right, floor));
+            lo = std::min(lo, floor);
+            plots += fmt::format("{}{} index {} using 1:2:3 with filledcurves fs transparent solid 0.12 noborder "
+                                 "lc rgb '{}' title {}",
+                                 plots.empty() ? "" : ", \\\n     ", file(), i, colour,
+                                 gnuplot_string(fmt::format("{} gate floor (-{:.1f}%)", label(series), drop * 100)));
+        }
+        std::string rows;
+        for (const auto& [t, p] : pts) {
+            const double share = 100 * p->decode_tok_s / latest;
+            rows += fmt::format("{} {}\n", ordinal[run_key(*p)], share);
+            lo = std::min(lo, share);
+            hi = std::max(hi, share);
+        }
+        const auto i = block(rows);
+        plots += fmt::format("{}{} index {} using 1:2 with linespoints lw 1 dt {} pt {} ps 0.6 lc rgb '{}' title {}",
+                             plots.empty() ? "" : ", \\\n     ", file(), i, dash, dash == 1 ? 7 : 5, colour,
+                             gnuplot_string(fmt::format("{} (latest run {:.4g} tok/s)", label(series), latest)));
     }
     auto& s = job.script;
-    s += terminal(760, 420);
+    s += terminal(640, 320);
     s += "set output " + gnuplot_string(svg_file) + "\n";
-    s += "set title " + gnuplot_string("Decode tok/s history on this host: " + label(model_title)) + "\n";
-    s += "set ylabel 'decode tokens per second'\nset grid\nset key outside top center horizontal\n";
-    s += "set xdata time\nset timefmt '%s'\nset format x '%Y-%m-%d'\nset xtics rotate by 35 right\n";
-    const long span_days = last - first + 2;
-    s += fmt::format("set xrange [{}:{}]\n", (first - 1) * 86400L, (last + 1) * 86400L);
-    s += fmt::format("set xtics {}\n", std::max(1L, (span_days + 9) / 10) * 86400L);  // whole days, at most ~10 ticks
-    s += fmt::format("set yrange [0:{}]\n", top > 0 ? top * 1.15 : 1.0);
-    s += "plot ";
-    for (std::size_t i = 0; i < titles.size(); ++i)
-        s += fmt::format("{}{} index {} using 1:2 with linespoints lw 2 pt 7 lc rgb '{}' title {}",
-                         i == 0 ? "" : ", \\\n     ", i == 0 ? gnuplot_string(data_file) : "''", i,
-                         runtime_colour(page, titles[i]), gnuplot_string(label(titles[i])));
-    s += "\n";
+    s += "set title " + gnuplot_string("Decode tok/s per run on this host, as % of the latest run: " + line_label(line)) + "\n";
+    const double pad = std::max(1.0, (hi - lo) * 0.1);
+    s += fmt::format("set yrange [{}:{}]\nset ylabel '% of the latest run'\n", lo - pad, hi + pad);
+    s += "set grid\nset key below horizontal maxcols 2\n";
+    // A tick at the first run of each date, labelled with the date.
+    std::string xtics;
+    std::set<std::string> labelled;
+    for (const auto& [t, key] : runs) {
+        const auto day = static_cast<long>(std::floor(t / 86400.0));
+        std::time_t secs = static_cast<std::time_t>(day) * 86400;
+        std::tm tm{};
+        gmtime_r(&secs, &tm);
+        char date[16];
+        std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
+        if (!labelled.insert(date).second) continue;
+        xtics += fmt::format("{}'{}' {}", xtics.empty() ? "" : ", ", date, ordinal[key]);
+    }
+    s += fmt::format("set xrange [{}:{}]\nset xtics nomirror ({})\nset xlabel 'runs in order (tick: first run of a date)'\n",
+                     left, right, xtics);
+    s += "plot " + plots + "\n";
     return job;
 }
 
@@ -217,7 +313,9 @@ ChartOutcome draw_charts(const ReportData& data, const History& history, const s
         ++history_charts;
         const auto name = fmt::format("history_{:02}", i + 1);
         draw("Decode history: " + line_label(line), stem + "_" + name + "_" + file_slug(line.model) + ".svg", name,
-             [&](const std::string& d, const std::string& svg) { return history_job(data, line_label(line), pts, d, svg); });
+             [&](const std::string& d, const std::string& svg) {
+                 return history_job(data, line, pts, options.thresholds, d, svg);
+             });
     }
     if (history_lines > history_charts)
         out.omitted.push_back(fmt::format("history charts of {} more model lines (at most {} are drawn)",

@@ -7,6 +7,7 @@
 
 #include "distinct.hpp"
 #include "perfgate/gates/file_name.hpp"
+#include "perfgate/report/escape.hpp"
 #include "perfgate/report/hardware_string.hpp"
 
 namespace perfgate::report {
@@ -26,8 +27,14 @@ std::string gib(std::uint64_t bytes) {
     return fmt::format("{:.1f} GiB ({} bytes)", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0), bytes);
 }
 
+// Labels and sources are written here as markdown (column names in code spans); a data part of a
+// label (a runtime's name) is escaped where it is put in. Values stay raw data for the page to escape.
 class Table {
 public:
+    // A fact that does not apply to every page: shown only when some row records it.
+    void add_if_recorded(std::string label, const std::vector<std::string>& values, std::string source) {
+        if (!values.empty()) add(std::move(label), values, std::move(source));
+    }
     void add(std::string label, const std::vector<std::string>& values, std::string source) {
         if (values.empty()) fields_.push_back({std::move(label), not_recorded, ""});
         else {
@@ -66,16 +73,23 @@ std::vector<EnvField> describe_environment(const ReportData& data, const std::st
     t.add("Host tag", hosts, "`host` column, else the CSV file name");
     const auto backends = distinct(rows, file_series_backend);
     t.add("Backend", backends, "`backend` column, else the CSV file name");
+    const bool only_known = !backends.empty();
+    auto has = [&](const char* b) { return std::find(backends.begin(), backends.end(), b) != backends.end(); };
+    // A CPU-only page has no GPU: its target, driver, device memory and unified memory cannot apply.
+    const bool gpu = !only_known || std::any_of(backends.begin(), backends.end(), [](const std::string& b) { return b != "cpu"; });
     t.add("Hardware string", distinct(rows, [](const ResultRow& r) { return r.hardware; }), "`hardware` column");
     t.add_first("Device", {{distinct(rows, [](const ResultRow& r) { return r.device; }), "`device` column"},
                            {distinct(rows, [&](const ResultRow& r) { return hw(r).device; }), "parsed from the hardware string"}});
+    if (gpu)
     t.add_first("GPU target (gfx / sm)",
                 {{distinct(rows, [](const ResultRow& r) { return r.device_arch; }), "`device_arch` column"},
                  {distinct(rows, [&](const ResultRow& r) { return hw(r).gpu_target; }), "parsed from the hardware string"}});
     t.add("CPU", distinct(rows, [](const ResultRow& r) { return r.cpu_model; }), "`cpu_model` column");
+    if (gpu)
     t.add("Unified memory", distinct(rows, [](const ResultRow& r) {
               return r.uma ? std::string(*r.uma ? "yes (device memory is a carve-out of host RAM)" : "no") : std::string();
           }), "`uma` column");
+    if (gpu)
     t.add_first("Device memory (UMA: the carve-out)",
                 {{distinct(rows, [](const ResultRow& r) {
                       if (!r.device_memory_bytes) return std::string();
@@ -97,9 +111,6 @@ std::vector<EnvField> describe_environment(const ReportData& data, const std::st
                   }), "hardware string: mlxcel writes host RAM on non-ROCm hosts, rounded to GiB"}});
     t.add("OS", distinct(rows, [](const ResultRow& r) { return r.os; }), "`os` column");
     t.add("Kernel", distinct(rows, [](const ResultRow& r) { return r.kernel; }), "`kernel` column");
-
-    const bool only_known = !backends.empty();
-    auto has = [&](const char* b) { return std::find(backends.begin(), backends.end(), b) != backends.end(); };
     if (!only_known || has("rocm")) {
         t.add_first("ROCm release",
                     {{distinct(rows, [](const ResultRow& r) { return r.rocm_version; }), "`rocm_version` column"},
@@ -113,13 +124,26 @@ std::vector<EnvField> describe_environment(const ReportData& data, const std::st
                     {{distinct(rows, [](const ResultRow& r) { return r.cuda_version; }), "`cuda_version` column"},
                      {distinct(rows, [&](const ResultRow& r) { return hw(r).cuda_release; }), "hardware string (nvcc)"}});
     }
+    if (gpu)
     t.add("Driver", distinct(rows, [](const ResultRow& r) { return r.driver_version; }), "`driver_version` column");
 
-    for (const auto& rt : data.runtimes) {
-        const Rows rr = data.rows_of(rt);
+    for (const auto& runtime : data.runtimes) {
+        const Rows rr = data.rows_of(runtime);
+        const std::string rt = markdown_text(runtime);
         t.add(rt + " version", distinct(rr, [](const ResultRow& r) { return r.runtime_version; }),
               "`mlxcel_version` / `baseline_version` column");
-        t.add(rt + " build type", distinct(rr, [](const ResultRow& r) { return r.build_type; }), "`build_type` column");
+        // A Python script (transformers_bench.py, mlx-lm) is not compiled: no build type or compiler
+        // could have been recorded for it, so those rows appear only when something was.
+        // (Skipped rows have no command, so only rows with one count.)
+        const bool script = std::any_of(rr.begin(), rr.end(), [](const ResultRow* r) { return !r->command.empty(); }) &&
+                            std::all_of(rr.begin(), rr.end(), [](const ResultRow* r) {
+                                return r->command.empty() || r->command.find(".py ") != std::string::npos;
+                            });
+        auto add_build_fact = [&](std::string label, const std::vector<std::string>& values, std::string source) {
+            if (script) t.add_if_recorded(std::move(label), values, std::move(source));
+            else t.add(std::move(label), values, std::move(source));
+        };
+        add_build_fact(rt + " build type", distinct(rr, [](const ResultRow& r) { return r.build_type; }), "`build_type` column");
         const auto commits = distinct(rr, [](const ResultRow& r) { return r.runtime_commit; });
         const bool short_commit = std::any_of(commits.begin(), commits.end(), [](const std::string& c) {
             return c.size() < 40;
@@ -127,20 +151,21 @@ std::vector<EnvField> describe_environment(const ReportData& data, const std::st
         t.add(rt + " commit", commits,
               short_commit ? "`mlxcel_commit` column; mlxcel's CSVs keep only the first 8 characters"
                            : "`mlxcel_commit` column (whole)");
-        t.add(rt + " upstream pin", distinct(rr, [](const ResultRow& r) { return r.upstream_commit; }),
+        // mlxcel's own columns (its pinned MLX and the ROCm overlay): other runtimes have neither.
+        t.add_if_recorded(rt + " upstream pin", distinct(rr, [](const ResultRow& r) { return r.upstream_commit; }),
               "`mlx_commit` column (pinned upstream library)");
-        if (!only_known || has("rocm"))
-            t.add(rt + " overlay commit", distinct(rr, [](const ResultRow& r) { return r.overlay_commit; }),
+        t.add_if_recorded(rt + " overlay commit", distinct(rr, [](const ResultRow& r) { return r.overlay_commit; }),
                   "`mlx_rocm_overlay_commit` column");
-        t.add(rt + " compiler", distinct(rr, [](const ResultRow& r) { return r.compiler; }), "`compiler` column");
+        add_build_fact(rt + " compiler", distinct(rr, [](const ResultRow& r) { return r.compiler; }), "`compiler` column");
     }
-    t.add("Contention (other GPU processes during the run)",
+    t.add(gpu ? "Contention (other GPU processes during the run)" : "Contention (other work during the run)",
           distinct(rows, [](const ResultRow& r) {
               return r.contention == "none" ? std::string("none seen") : r.contention;
           }),
-          "`contention` column, recorded at run time from the device's process list");
-    t.add("Operator note", operator_note.empty() ? std::vector<std::string>{} : std::vector<std::string>{operator_note},
-          "--note");
+          gpu ? "`contention` column, recorded at run time from the device's process list"
+              : "`contention` column, recorded at run time");
+    t.add_if_recorded("Operator note", operator_note.empty() ? std::vector<std::string>{} : std::vector<std::string>{operator_note},
+          "`--note`");
     return t.take();
 }
 

@@ -5,6 +5,7 @@
 #include <boost/filesystem.hpp>
 #include <fmt/format.h>
 
+#include "perfgate/gates/host_thresholds.hpp"
 #include "perfgate/report/page.hpp"
 
 namespace perfgate::report {
@@ -54,12 +55,16 @@ Expected<ReportOutcome> make_report(const ReportOptions& options) {
     std::vector<std::string> hosts;
     for (const auto& h : data.hosts)
         if (!h.empty()) hosts.push_back(h);
+    ChartOptions charts = options.charts;
     if (hosts.size() == 1) {
         auto bw = read_memory_bandwidth(options.thresholds_dir, hosts.front());
         if (!bw) return bw.error();
         in.bandwidth = *bw;
         if (!in.bandwidth)
-            in.bandwidth_note = fmt::format("no \"memory_bandwidth_bytes_per_s\" in {}/{}.json", options.thresholds_dir, hosts.front());
+            in.bandwidth_note = fmt::format("no `memory_bandwidth` in `{}.json` of the thresholds folder", hosts.front());
+        auto thresholds = gates::load_host_thresholds(options.thresholds_dir, hosts.front());
+        if (!thresholds) return thresholds.error();
+        charts.thresholds = thresholds->set;
     } else {
         in.bandwidth_note = hosts.empty() ? "no host tag" : "the results come from several hosts";
     }
@@ -71,7 +76,7 @@ Expected<ReportOutcome> make_report(const ReportOptions& options) {
     if (ec) return make_error(fmt::format("perfgate report: cannot create {}: {}", dir.string(), ec.message()));
 
     if (!options.history_dir.empty()) in.history = collect_history(options.history_dir, data);
-    in.charts = draw_charts(data, in.history, dir.string(), output.stem().string(), options.charts);
+    in.charts = draw_charts(data, in.history, dir.string(), output.stem().string(), charts);
 
     const auto page = render_page(in);
     {

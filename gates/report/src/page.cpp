@@ -1,6 +1,7 @@
 #include "perfgate/report/page.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "distinct.hpp"
+#include "perfgate/core/project_paths.hpp"
 #include "perfgate/report/escape.hpp"
 
 namespace perfgate::report {
@@ -19,6 +21,16 @@ using Rows = std::vector<const ResultRow*>;
 std::string md(const std::string& s) { return markdown_text(s); }
 
 using detail::distinct;
+
+// A command as a reader can paste it: the recorder writes paths relative to the project (or from
+// <build>); an absolute path that is still there (an old row, a binary outside both) names a
+// folder of the measuring machine only, so its folder becomes a placeholder and its name stays.
+std::string shown_command(const std::string& command) {
+    return map_command_words(command, [](const std::string& word) {
+        if (word.size() < 2 || word.front() != '/') return word;
+        return "<host-path>/" + boost::filesystem::path(word).filename().string();
+    });
+}
 
 std::string opt(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string(); }
 
@@ -62,19 +74,37 @@ std::string data_label(const ModelLine& line) {
     return out;
 }
 
-std::string roofline_text(const ModelLine& line, const std::vector<std::string>& runtimes,
-                          const std::optional<Bandwidth>& bw) {
-    if (!bw) return "bandwidth not known";
+// Mixture-of-experts models read only their active experts per token; the CSV has no active-byte
+// count, so the name is the evidence (Mixtral, Qwen3-30B-A3B, qwen3moe-a1b).
+bool looks_like_mixture_of_experts(const std::string& model) {
+    std::string lower;
+    for (char c : model) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find("moe") != std::string::npos || lower.find("mixtral") != std::string::npos) return true;
+    for (std::size_t i = 0; i + 2 < lower.size(); ++i)  // "-a3b", "-a1b": active parameters in the name
+        if (lower[i] == '-' && lower[i + 1] == 'a' && std::isdigit(static_cast<unsigned char>(lower[i + 2]))) return true;
+    return false;
+}
+
+std::string efficiency_text(const ModelLine& line, const std::vector<std::string>& runtimes, const Bandwidth& bw) {
     if (!line.model_bytes) return "model size not recorded";
+    const bool moe = looks_like_mixture_of_experts(line.model);
     std::string out;
     for (const auto& rt : runtimes) {
         auto it = line.cells.find(rt);
         if (it == line.cells.end() || it->second.status != "ok" || !it->second.decode) continue;
+        // `model_bytes` is the size of the line's checkpoint; a runtime that builds its own
+        // weights in another format (transformers in bf16) reads a size nobody recorded.
+        if (!it->second.format.empty() && !line.format.empty() && it->second.format != line.format) {
+            out += fmt::format("{}{}: - ({} weights, size not recorded)", out.empty() ? "" : "; ", md(rt),
+                               md(it->second.format));
+            continue;
+        }
         auto eff = decode_efficiency(line.model_bytes, it->second.decode->median, bw);
         if (!eff) continue;
-        out += fmt::format("{}{}: {:.1f}%", out.empty() ? "" : "; ", md(rt), *eff * 100.0);
+        out += fmt::format("{}{}: {}{:.1f}%", out.empty() ? "" : "; ", md(rt), moe ? "≤ " : "", *eff * 100.0);
     }
-    return out.empty() ? "-" : out;
+    if (out.empty()) return "-";
+    return moe ? out + " (MoE: upper bound)" : out;
 }
 
 std::string model_cell(const ModelLine& line) {
@@ -87,7 +117,11 @@ std::string model_cell(const ModelLine& line) {
 
 std::string format_cell(const ModelLine& line) {
     if (line.format.empty()) return not_recorded;
-    return md(line.format) + (line.format_source == "model name" ? " (from the name)" : "");
+    std::string out = md(line.format) + (line.format_source == "model name" ? " (from the name)" : "");
+    // The Size column is this checkpoint's; a runtime with other weights says which.
+    for (const auto& [rt, cell] : line.cells)
+        if (!cell.format.empty() && cell.format != line.format) out += fmt::format("; {}: {}", md(rt), md(cell.format));
+    return out;
 }
 
 std::string prompt_gen_cell(const ModelLine& line, const std::vector<std::string>& runtimes) {
@@ -127,8 +161,9 @@ void render_header(std::string& p, const PageInputs& in) {
 void render_environment(std::string& p, const PageInputs& in) {
     p += "## Environment\n\n| Field | Value | Source |\n|---|---|---|\n";
     for (const auto& f : describe_environment(*in.data, in.operator_note))
-        p += fmt::format("| {} | {} | {} |\n", md(f.label), f.value == not_recorded ? f.value : md(f.value),
-                         f.source.empty() ? "-" : md(f.source));
+        // Labels and sources are markdown written by describe_environment; only values are data.
+        p += fmt::format("| {} | {} | {} |\n", f.label, f.value == not_recorded ? f.value : md(f.value),
+                         f.source.empty() ? "-" : f.source);
     p += "\n";
 }
 
@@ -164,16 +199,19 @@ void render_method(std::string& p, const PageInputs& in) {
                          generation_name(*f), f->file.rows.size(), st.empty() ? "-" : st);
     }
     p += "\n### Commands\n\n";
+    p += "Run from the project root: paths are relative to it; `<build>` stands for the CMake build folder of the run "
+         "(e.g. `build/cuda-perf`) and `<host-path>` for a folder of the measuring machine outside both.\n\n";
     bool any = false;
     for (const auto& rt : d.runtimes) {
-        const auto cmds = distinct(d.rows_of(rt), [](const ResultRow& r) { return r.command; });
+        const auto cmds = distinct(d.rows_of(rt), [](const ResultRow& r) { return shown_command(r.command); });
         if (cmds.empty()) {
             p += fmt::format("- {}: not recorded (mlxcel's CSV files have no command column)\n", md(rt));
             continue;
         }
         any = true;
-        p += fmt::format("- {}:\n\n", md(rt));
-        for (const auto& c : cmds) p += markdown_code_block(c) + "\n";
+        std::string block;
+        for (const auto& c : cmds) block += c + "\n";
+        p += fmt::format("- {}:\n\n", md(rt)) + markdown_code_block(block) + "\n";
     }
     if (!any) p += "\n";
 }
@@ -200,8 +238,10 @@ void render_results(std::string& p, const PageInputs& in) {
         head += fmt::format(" decode {}/{} |", md(cmp->pair.a), md(cmp->pair.b));
         rule += "---:|";
     }
-    head += " Decode roofline (share of memory bandwidth) |";
-    rule += "---|";
+    if (in.bandwidth) {
+        head += " Decode efficiency (share of memory bandwidth) |";
+        rule += "---|";
+    }
     p += head + "\n" + rule + "\n";
     // Each line's ratio, found once (a scan of every ratio per line was quadratic); the last one of
     // a line wins, as before.
@@ -219,18 +259,24 @@ void render_results(std::string& p, const PageInputs& in) {
         if (cmp)
             row += (ratio && ratio->decode_ratio ? fmt::format(" {:.3f}{} |", *ratio->decode_ratio, ratio->below_min ? " **below gate**" : "")
                                                  : " - |");
-        row += " " + roofline_text(line, d.runtimes, in.bandwidth) + " |";
+        if (in.bandwidth) row += " " + efficiency_text(line, d.runtimes, *in.bandwidth) + " |";
         p += row + "\n";
     }
     p += "\n";
     if (in.bandwidth)
-        p += fmt::format("Roofline: decode reads every weight once per token, so share = model bytes × decode tok/s ÷ "
-                         "{:.1f} GB/s (memory bandwidth from {}). Mixture-of-experts models read only their active "
-                         "experts, so their share is an upper bound.\n\n",
-                         in.bandwidth->bytes_per_s / 1e9, md(in.bandwidth->source));
+        p += fmt::format("Decode efficiency: decoding a token reads every weight once, so share = model bytes × decode "
+                         "tok/s ÷ memory bandwidth, here {} ({}, measured {}; `{}` of the thresholds folder). "
+                         "Mixture-of-experts models read only their active experts, so their share (marked ≤) is an "
+                         "upper bound.\n\n",
+                         in.bandwidth->bytes_per_s >= 1e12 ? fmt::format("{:.2f} TB/s", in.bandwidth->bytes_per_s / 1e12)
+                                                           : fmt::format("{:.1f} GB/s", in.bandwidth->bytes_per_s / 1e9),
+                         md(in.bandwidth->source), md(in.bandwidth->date),
+                         // The folder is the maker's; the file name and line are what a reader can find.
+                         boost::filesystem::path(in.bandwidth->where).filename().string());
     else
-        p += "Roofline: bandwidth not known" + (in.bandwidth_note.empty() ? std::string() : " (" + md(in.bandwidth_note) + ")") +
-             ", so decode efficiency is not computed.\n\n";
+        p += "Decode efficiency is not computed: the memory bandwidth of this host is not known" +
+             (in.bandwidth_note.empty() ? std::string() : " (" + in.bandwidth_note + ")") +
+             "; docs/report.md says how to measure and record it.\n\n";
 }
 
 void render_comparison(std::string& p, const PageInputs& in) {
@@ -286,7 +332,9 @@ void render_charts(std::string& p, const PageInputs& in) {
     for (const auto& o : in.charts.omitted) p += "- chart omitted: " + md(o) + "; the tables above hold every number\n";
     if (!in.charts.failures.empty() || !in.charts.omitted.empty()) p += "\n";
     if (!in.history.files_read.empty()) {
-        p += "History charts are drawn from:";
+        p += "A history chart is drawn for each model measured on two or more dates: one point per run, and the "
+             "shaded band down to the gate's floor for the next run (the latest run less the pair's `max_drop` in "
+             "the host's thresholds). History charts are drawn from:";
         for (const auto& f : in.history.files_read)
             p += " " + md(boost::filesystem::path(f).filename().string()) + ";";
         p.pop_back();

@@ -136,7 +136,9 @@ void arrange_lines(ReportData& data) {
             if (!line.prompt_len) line.prompt_len = len;
             line.cells[g.runtime].groups.push_back(&g);
             if (f->imported()) line.imported = true;
+            auto& cell = line.cells[g.runtime];
             for (const auto* r : g.rows) {
+                if (cell.format.empty()) cell.format = r->format;
                 if (r->synthetic) line.synthetic = true;
                 if (!line.model_bytes && r->model_bytes) line.model_bytes = r->model_bytes;
                 if (line.format.empty() && !r->format.empty()) {

@@ -4,7 +4,6 @@
 #include <sstream>
 
 #include <boost/filesystem.hpp>
-#include <nlohmann/json.hpp>
 
 namespace perfgate::report {
 
@@ -17,14 +16,10 @@ Expected<std::optional<Bandwidth>> read_memory_bandwidth(const std::string& thre
     std::ostringstream text;
     text << in.rdbuf();
     if (!in) return make_error(path + ": cannot be read");
-    // Only this one key is read here; the gate owns the rest of the file.
-    auto json = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded()) return make_error(path + ": not valid JSON");
-    if (!json.is_object() || !json.contains("memory_bandwidth_bytes_per_s")) return std::optional<Bandwidth>{};
-    const auto& value = json["memory_bandwidth_bytes_per_s"];
-    if (!value.is_number() || value.get<double>() <= 0)
-        return make_error(path + ": \"memory_bandwidth_bytes_per_s\" must be a positive number of bytes per second");
-    return std::optional<Bandwidth>{Bandwidth{value.get<double>(), path}};
+    // The gate's parser: one reader and one set of rules for the file.
+    auto file = gates::parse_threshold_file(text.str(), path);
+    if (!file) return file.error();
+    return file->memory_bandwidth;
 }
 
 std::optional<double> decode_efficiency(std::optional<std::uint64_t> model_bytes, double decode_tok_s,

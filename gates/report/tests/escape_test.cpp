@@ -36,3 +36,12 @@ TEST_CASE("file_slug keeps only safe characters", "[report][escape]") {
     CHECK(file_slug("a b/c)") == "a-b-c-");
     CHECK(file_slug(std::string(100, 'a')).size() == 60);
 }
+
+TEST_CASE("markdown_text escapes only what markdown needs", "[report][escape]") {
+    // Intraword underscores and parentheses are plain text on GitHub: left alone.
+    CHECK(markdown_text("NVIDIA_H200_CUDA13.0_126GB") == "NVIDIA_H200_CUDA13.0_126GB");
+    CHECK(markdown_text("Intel(R) Xeon(R) #1 + more!") == "Intel(R) Xeon(R) #1 + more!");
+    // An underscore at a word's edge can open emphasis, and is escaped.
+    CHECK(markdown_text("_x_ a_ _b") == "\\_x\\_ a\\_ \\_b");
+    CHECK(markdown_text("~~s~~ $x$ a\\b") == "\\~\\~s\\~\\~ \\$x\\$ a\\\\b");
+}

@@ -67,7 +67,7 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
     test::TempDir dir;
     fs::create_directories(dir.file("benchmarks"));
     fs::create_directories(dir.file("thresholds"));
-    test::write_text(dir.file("thresholds/cpu-testbox.json"), R"({"memory_bandwidth_bytes_per_s": 40000000000})");
+    test::write_text(dir.file("thresholds/cpu-testbox.json"), R"({"memory_bandwidth": {"bytes_per_s": 40000000000, "source": "triad", "date": "2026-09-01"}})");
     // Earlier runs on this host (history), and one on another host that must not appear.
     test::write_perfgate_csv(dir.file("benchmarks/cpu_cpu-testbox_2026-09-20.csv"),
                              {cpu_row("llama-bench", "tiny-llama-ci", {50, 51, 52}, {900, 910, 920}, "2026-09-20"),
@@ -112,10 +112,12 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
         const auto [lo, hi] = std::minmax_element(r.decode_tok_s_samples.begin(), r.decode_tok_s_samples.end());
         CHECK(cell.find(fmt::format("({:.2f}–{:.2f}, n=5)", *lo, *hi)) != std::string::npos);
         CHECK(line->at(1) == "perfgate run, synthetic");
-        CHECK(line->at(2) == "Q4\\_0");
+        CHECK(line->at(2) == "Q4_0");  // an intraword underscore is not escaped
         if (r.runtime == "llama-bench") {
             const double share = static_cast<double>(*r.model_bytes) * *r.decode_tok_s / 40e9 * 100;
-            const auto& roof = line->back();
+            const auto eff_col = results.column("Decode efficiency (share of memory bandwidth)");
+            REQUIRE(eff_col);
+            const auto& roof = line->at(*eff_col);
             const auto pos = roof.find("llama-bench: ");
             REQUIRE(pos != std::string::npos);
             CHECK(test::leading_number(roof.substr(pos + 13)).value() == Approx(share).margin(0.05));
@@ -126,9 +128,19 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
     CHECK(env.row("OS")->at(1) == markdown_text("Debian GNU/Linux 12 (bookworm)"));
     CHECK(env.row("Kernel")->at(1) == "6.1.0-test");
     CHECK(env.row("llama-bench commit")->at(1) == "de3ff815ea7d559ee917f063901b8986f038abc6");
-    CHECK(env.row(markdown_text("Contention (other GPU processes during the run)"))->at(1) == "none seen");
+    REQUIRE(env.row("Contention (other work during the run)"));
+    CHECK(env.row("Contention (other work during the run)")->at(1) == "none seen");
+    // A CPU page has no GPU: no row that cannot apply, and no mlxcel-only row for other runtimes.
+    for (const char* absent : {"GPU target (gfx / sm)", "Driver", "Unified memory", "Device memory (UMA: the carve-out)",
+                               "CUDA version", "ROCm release", "llama-bench upstream pin", "transformers overlay commit"})
+        CHECK_FALSE(env.row(absent));
+    // Labels and sources are the page's own markdown, never escaped.
+    CHECK(env.row("OS")->at(2) == "`os` column");
     CHECK(env.row(markdown_text("Host RAM (what the OS sees)"))->at(1).rfind("64.0 GiB", 0) == 0);
-    CHECK(page.find("```\nllama-bench -m /models/tiny-llama-ci.gguf -p 128 -n 32 -r 5 -t 2\n```") != std::string::npos);
+    // One block per runtime; an absolute path of the measuring machine keeps only its file name.
+    CHECK(page.find("```\nllama-bench -m <host-path>/tiny-llama-ci.gguf -p 128 -n 32 -r 5 -t 2\n"
+                    "llama-bench -m <host-path>/qwen3-0.6b.gguf -p 128 -n 32 -r 5 -t 2\n```") != std::string::npos);
+    CHECK(page.find("/models/") == std::string::npos);
     CHECK(test::section(page, "Method").find("- **Repetitions:** 5") != std::string::npos);
     CHECK(test::section(page, "Method").find("- **Cooldown between runs (s):** 2") != std::string::npos);
 
@@ -149,7 +161,10 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
     const auto decode_svg = test::read_text(dir.file("docs/benchmark_results/cpu_cpu-testbox_2026-10-01_decode.svg"));
     CHECK(decode_svg.find("tiny-llama-ci") != std::string::npos);
     CHECK(decode_svg.find("transformers") != std::string::npos);
-    CHECK(charts.find("cpu\\_cpu-testbox\\_2026-09-20.csv") != std::string::npos);
+    CHECK(charts.find("cpu_cpu-testbox_2026-09-20.csv") != std::string::npos);
+    // The history shows the gate's floor below the latest run (thresholds: built-in 5% decode).
+    const auto history_svg = test::read_text(dir.file("docs/benchmark_results/cpu_cpu-testbox_2026-10-01_history_01_tiny-llama-ci.svg"));
+    CHECK(history_svg.find("gate floor (-5.0%)") != std::string::npos);
     CHECK(charts.find("otherbox") == std::string::npos);  // other host: not history of this one
 
     // To look at the page and its charts: PERFGATE_REPORT_KEEP=<folder> keeps a copy.

@@ -7,18 +7,23 @@ using namespace perfgate::report;
 
 TEST_CASE("memory bandwidth is read from thresholds/<host>.json", "[report][roofline]") {
     test::TempDir dir;
-    test::write_text(dir.file("hostA.json"), R"({"metrics": {"decode_tok_s": {"max_drop": 0.05}}, "memory_bandwidth_bytes_per_s": 256e9})");
+    test::write_text(dir.file("hostA.json"), "{\"metrics\": {\"decode_tok_s\": {\"max_drop\": 0.05}},\n"
+                                             " \"memory_bandwidth\": {\"bytes_per_s\": 256e9, \"source\": \"triad\",\n"
+                                             "                      \"date\": \"2026-12-01\"}}");
     auto bw = read_memory_bandwidth(dir.path, "hostA");
     REQUIRE(bw);
     REQUIRE(*bw);
     CHECK((*bw)->bytes_per_s == Approx(256e9));
+    CHECK((*bw)->source == "triad");
+    CHECK((*bw)->date == "2026-12-01");
+    CHECK((*bw)->where.find("hostA.json:2") != std::string::npos);
     // 4 GiB of weights at 30 tok/s on 256 GB/s
     auto eff = decode_efficiency(4ull << 30, 30.0, *bw);
     REQUIRE(eff);
     CHECK(*eff == Approx(4.0 * 1073741824.0 * 30.0 / 256e9));
 }
 
-TEST_CASE("unknown bandwidth is not an error; a broken file is", "[report][roofline]") {
+TEST_CASE("unknown bandwidth is not an error but a broken file is one naming its line", "[report][roofline]") {
     test::TempDir dir;
     auto missing = read_memory_bandwidth(dir.path, "nohost");
     REQUIRE(missing);
@@ -31,7 +36,12 @@ TEST_CASE("unknown bandwidth is not an error; a broken file is", "[report][roofl
     test::write_text(dir.file("bad.json"), "{not json");
     auto bad = read_memory_bandwidth(dir.path, "bad");
     REQUIRE_FALSE(bad);
-    CHECK(bad.error().message.find("bad.json") != std::string::npos);
-    test::write_text(dir.file("str.json"), R"({"memory_bandwidth_bytes_per_s": "fast"})");
-    CHECK_FALSE(read_memory_bandwidth(dir.path, "str"));
+    CHECK(bad.error().message.find("bad.json:1") != std::string::npos);
+    test::write_text(dir.file("str.json"), "{\n \"memory_bandwidth\": {\"bytes_per_s\": \"fast\", \"source\": \"x\", \"date\": \"2026-12-01\"}}");
+    auto str = read_memory_bandwidth(dir.path, "str");
+    REQUIRE_FALSE(str);
+    CHECK(str.error().message.find("str.json:2") != std::string::npos);
+    // The old flat key is not a thresholds key: the gate would refuse the file, so the report does too.
+    test::write_text(dir.file("flat.json"), R"({"memory_bandwidth_bytes_per_s": 256e9})");
+    CHECK_FALSE(read_memory_bandwidth(dir.path, "flat"));
 }

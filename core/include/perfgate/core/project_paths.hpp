@@ -3,6 +3,7 @@
 // not name the folders of the machine that made them (its checkout, build or temporary folders):
 // a reader pastes `build/ci/forged/x.gguf` from the project root, never `/tmp/ci/repo/...`.
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -12,10 +13,23 @@ namespace perfgate {
 // the project that a suite manifest, a results folder or a build folder belongs to.
 std::optional<std::filesystem::path> find_project_root(const std::filesystem::path& start);
 
-// `path` relative to `root` when it lies inside it, else unchanged.
-std::string project_relative(const std::string& path, const std::filesystem::path& root);
+// The nearest ancestor of `start` that holds `CMakeCache.txt`: the CMake build folder a forge
+// cache or a built runtime lives in (a build folder may sit outside the project: `cmake -B /tmp/x`).
+std::optional<std::filesystem::path> find_build_root(const std::filesystem::path& start);
 
-// Every space-separated word of `command` that is an absolute path inside `root` made relative.
-std::string project_relative_command(const std::string& command, const std::filesystem::path& root);
+// The placeholder a recorded path outside the project but inside the build folder starts with.
+inline constexpr const char* build_placeholder = "<build>";
+
+// `path` relative to `root` when it lies inside it; else, when a `build` folder is given and the
+// path lies inside it, `<build>/` + the path relative to it; else unchanged.
+std::string project_relative(const std::string& path, const std::filesystem::path& root,
+                             const std::filesystem::path& build = {});
+
+// `command` with every space-separated word replaced by `word(w)` (spaces kept as they are).
+std::string map_command_words(const std::string& command, const std::function<std::string(const std::string&)>& word);
+
+// Every space-separated word of `command` that is an absolute path made relative as above.
+std::string project_relative_command(const std::string& command, const std::filesystem::path& root,
+                                     const std::filesystem::path& build = {});
 
 }  // namespace perfgate

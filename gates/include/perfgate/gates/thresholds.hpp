@@ -29,11 +29,21 @@ struct ThresholdRule {
     std::string where;          // "thresholds/default.json:12"
 };
 
+// The host's measured memory bandwidth (optional "memory_bandwidth" object of a host file): the
+// roof of the report's decode-efficiency column. Informational, never used for a verdict.
+struct MemoryBandwidth {
+    double bytes_per_s = 0;
+    std::string source;  // how it was measured ("device-to-device copy, scripts/device/h200-trust.sh bandwidth")
+    std::string date;    // YYYY-MM-DD of the measurement
+    std::string where;   // "thresholds/h200.json:4"
+};
+
 // One parsed file: the "metrics" section becomes rules with model/runtime "*", followed by the
 // "overrides" in file order.
 struct ThresholdFile {
     std::string name;
     std::vector<ThresholdRule> rules;
+    std::optional<MemoryBandwidth> memory_bandwidth;
 };
 
 // A resolved threshold, with the place each value came from.
@@ -61,6 +71,10 @@ ThresholdFile builtin_default_thresholds();
 
 // Parses and validates one thresholds file; errors read "<name>:<line>: <what>".
 Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::string& name);
+
+// `thresholds_json` (a whole thresholds file) with its "memory_bandwidth" set to `bandwidth`: a
+// recalibration rewrites the host file, and the measured bandwidth must survive it.
+std::string with_memory_bandwidth(std::string_view thresholds_json, const MemoryBandwidth& bandwidth);
 
 // 1-based line of a byte offset in text (the one helper lives in core).
 using perfgate::line_of_offset;

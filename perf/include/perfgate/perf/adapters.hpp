@@ -36,6 +36,9 @@ struct CommandPatterns {
     std::string prefill_tok_s;
     std::string prompt_tokens;
     std::string generated_tokens;
+    // Optional: the first match's group is the runtime's own account of its version (provenance,
+    // e.g. "torch=2.9.0 transformers=4.57.1"), recorded when the suite declares no version.
+    std::string version;
 };
 Expected<Measurement> parse_command_output(std::string_view text, const CommandPatterns& patterns);
 

@@ -28,6 +28,7 @@ struct PairRequest {
     // Paths inside this folder are recorded relative to it (model_path, command): the CSV names
     // no folder of the machine that measured. Empty: recorded as given.
     std::filesystem::path project_root;
+    std::filesystem::path build_root;  // the CMake build folder: paths inside it (outside the project) are recorded as <build>/...
     // The contention guard: off unless the caller turns it on (perfgate run does, from
     // PERFGATE_CONTENTION / --contention); replays never read the machine, whatever is set here.
     ContentionMode contention = ContentionMode::off;

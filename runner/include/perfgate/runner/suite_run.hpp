@@ -30,6 +30,7 @@ struct SuiteRunRequest {
     std::filesystem::path project_root;            // paths inside it are recorded relative to it
     bool color_log = false;                        // colour the per-pair gate reports on `log`
     bool color_out = false;                        // colour the summary's report on `out`
+    std::filesystem::path build_root;              // and paths inside this one (outside the project) as <build>/...
 };
 
 // The suite with each RUNTIME=FILE pin applied: a runtime build's provenance file (the embedded

@@ -2,8 +2,11 @@
 // The page's SVG charts, drawn by gnuplot beside the page: decode and prefill tok/s per model per
 // runtime (bars with the sample range), and the history of each model on this host.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "perfgate/gates/thresholds.hpp"
 
 #include "perfgate/report/history_series.hpp"
 #include "perfgate/report/report_data.hpp"
@@ -13,6 +16,8 @@ namespace perfgate::report {
 struct ChartOptions {
     bool enabled = true;          // false: --no-charts
     std::string search_path;      // where to look for gnuplot; empty: $PATH
+    // The host's thresholds: a history chart shades each runtime's gate floor below its latest run.
+    std::optional<gates::ThresholdSet> thresholds;
 };
 
 struct ChartImage {
@@ -33,7 +38,8 @@ struct ChartOutcome {
     std::vector<std::string> omitted;   // charts left out because the page is too large for them
 };
 
-// Writes <stem>_decode.svg, <stem>_prefill.svg and <stem>_history_<n>_<model>.svg into `dir`.
+// Writes <stem>_decode.svg, <stem>_prefill.svg and, for each model measured on two or more dates,
+// <stem>_history_<n>_<model>.svg into `dir`.
 ChartOutcome draw_charts(const ReportData& data, const History& history, const std::string& dir,
                          const std::string& stem, const ChartOptions& options);
 

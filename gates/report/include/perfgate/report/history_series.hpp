@@ -11,7 +11,10 @@ namespace perfgate::report {
 struct HistoryPoint {
     std::size_t line = 0;  // index into ReportData::lines
     std::string model, runtime, date;
-    double decode_tok_s = 0;
+    std::string run_id;       // one point per run: a file holding several runs gives several points
+    std::string timestamp;    // of the run's first row (ISO 8601 UTC), else empty
+    std::string flags;        // the run's runtime flags: runs with other flags are another series
+    double decode_tok_s = 0;  // the run's median
     std::string source;  // file name
 };
 
@@ -21,7 +24,7 @@ struct History {
     std::vector<std::string> skipped;     // "<file>: <why>" (unreadable files are noted, not fatal)
 };
 
-// Points for the models of `data` (ok rows; median decode per file, model and runtime). The page's
+// Points for the models of `data` (ok rows; median decode per run: file, run_id, model and runtime). The page's
 // own result files count as history too (read once even when they sit in `dir`).
 History collect_history(const std::string& dir, const ReportData& data);
 

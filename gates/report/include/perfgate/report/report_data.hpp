@@ -30,6 +30,7 @@ struct RuntimeCell {
     std::string status = "ok";      // "ok" when any row is ok, else the last row's token
     std::string host, date;         // latest date of its rows
     std::vector<std::string> prompt_gen;  // distinct "prompt/generated" token counts
+    std::string format;             // its rows' `format` (a runtime may load other weights: bf16)
 };
 
 struct ModelLine {
