@@ -256,8 +256,8 @@ TEST_CASE("mlxcel's files (one row per run, no samples): their history is the no
 }
 
 TEST_CASE("calibrate --from-history: run_noise and a floor per pair from the host's own runs", "[noise][calibrate]") {
-    // The recorded H200 history: 2 runs on 2026-11-29 and 11 on 2026-12-01 (the cuda suite, 9 of
-    // them llama-bench only). llama-bench pairs have 13 runs, transformers pairs 4.
+    // The recorded H200 history: 2 runs on 2026-11-29 and 17 on 2026-12-01 (the cuda suite, 15 of
+    // them llama-bench only). llama-bench pairs have 19 runs, transformers pairs 4.
     testing::TempDir tmp;
     for (const char* name : {"cuda_h200_2026-11-29.csv", "cuda_h200_2026-12-01.csv"})
         testing::spit(tmp.sub(std::string("benchmarks/") + name),
@@ -275,7 +275,7 @@ TEST_CASE("calibrate --from-history: run_noise and a floor per pair from the hos
     };
     const auto stable = find("llama-bench", "llama-3.1-8b", "decode_tok_s");
     CHECK(stable.calibrated);
-    CHECK(stable.runs == 13);
+    CHECK(stable.runs == 19);
     CHECK(stable.run_noise < 0.02);
     CHECK(stable.max_drop == Approx(0.05));  // the policy floor: no unchanged run dipped further
     CHECK(stable.min_detectable_effect < 0.10);

@@ -241,7 +241,7 @@ std::optional<GnuplotJob> history_job(const ReportData& page, const ModelLine& l
         if (!labelled.insert(date).second) continue;
         xtics += fmt::format("{}'{}' {}", xtics.empty() ? "" : ", ", date, ordinal[key]);
     }
-    s += fmt::format("set xrange [{}:{}]\nset xtics nomirror ({})\nset xlabel 'runs in order (tick: first run of a date)'\n",
+    s += fmt::format("set xrange [{}:{}]\nset xtics nomirror rotate by 90 right ({})\nset xlabel 'runs in order (tick: first run of a date)'\n",
                      left, right, xtics);
     s += "plot " + plots + "\n";
     return job;
