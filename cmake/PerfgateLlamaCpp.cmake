@@ -93,7 +93,9 @@ else()
     -DLLAMA_OPENSSL=OFF
     -DLLAMA_CURL=OFF
     -DGGML_CCACHE=OFF
-    -DGGML_NATIVE=${PERFGATE_LLAMA_NATIVE})
+    -DGGML_NATIVE=${PERFGATE_LLAMA_NATIVE}
+    # perfgate's own C++ compiler, named so that the rows can say which one built llama-bench.
+    "-DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}")
   if(PERFGATE_LLAMA_BACKEND STREQUAL "cuda")
     list(APPEND _llama_args -DGGML_CUDA=ON "-DCMAKE_CUDA_ARCHITECTURES=${PERFGATE_CUDA_ARCHITECTURES}")
   elseif(PERFGATE_LLAMA_BACKEND STREQUAL "hip")
@@ -126,6 +128,7 @@ else()
   elseif(PERFGATE_LLAMA_BACKEND STREQUAL "hip")
     string(APPEND _build_type ", GGML_HIP=ON, GPU_TARGETS=${PERFGATE_HIP_TARGETS}")
   endif()
+  set(_compiler "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
   set(_commit "${_pin_LLAMA_COMMIT}")
   set(_release "${_pin_LLAMA_RELEASE}")
   set(_vocab "${PERFGATE_LLAMA_VOCAB_DIR}")
@@ -158,6 +161,7 @@ string(CONCAT _pin_json
   "  \"release\": \"${_release}\",\n"
   "  \"commit\": \"${_commit}\",\n"
   "  \"build_type\": \"${_build_type}\",\n"
+  "  \"compiler\": \"${_compiler}\",\n"
   "  \"npm_package\": \"${_pin_NPM_PACKAGE}@${_pin_NPM_VERSION}\",\n"
   "  \"npm_integrity\": \"${_pin_NPM_INTEGRITY}\",\n"
   "  \"backend\": \"${PERFGATE_LLAMA_BACKEND}\",\n"

@@ -118,6 +118,7 @@ ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel&
     row.prompt_target_len = suite.workload.prompt_tokens;
     row.runtime_commit = rt.commit;
     row.build_type = rt.build_type;
+    row.compiler = rt.compiler;
     row.upstream_commit = rt.upstream_commit;
     row.overlay_commit = rt.overlay_commit;
     row.hip_version = host.hip_version;

@@ -29,6 +29,7 @@ Status apply_pin(perf::Suite& suite, const std::string& spec) {
     if (rt->version.empty()) rt->version = text("release");
     // The embedded build's type and options (cmake/PerfgateLlamaCpp.cmake); empty for an external binary.
     if (rt->build_type.empty()) rt->build_type = text("build_type");
+    if (rt->compiler.empty()) rt->compiler = text("compiler");
     return Ok{};
 }
 

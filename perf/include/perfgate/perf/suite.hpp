@@ -43,6 +43,7 @@ struct SuiteRuntime {
     bool in_process_repetitions = false;    // the runtime repeats itself (llama-bench -r N)
     std::string version, commit, upstream_commit, overlay_commit;  // declared provenance
     std::string build_type;  // how the runtime was built, from its --runtime-pin ("Release; GGML_NATIVE=ON ...")
+    std::string compiler;    // the C++ compiler that built it, from its --runtime-pin ("GNU 12.2.0")
     std::string format;                     // weight format this runtime uses (overrides the model's: bf16)
     bool replay = false;                    // a stub that prints recorded output
     int line = 0;
