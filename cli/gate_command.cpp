@@ -10,6 +10,7 @@
 #include "color_option.hpp"
 #include "report_output.hpp"
 #include "perfgate/core/exit_codes.hpp"
+#include "perfgate/core/project_paths.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/render.hpp"
 #include "perfgate/runner/suite_at_ref.hpp"
@@ -35,12 +36,9 @@ std::optional<std::filesystem::path> project_root() {
     std::error_code ec;
     auto dir = std::filesystem::current_path(ec);
     if (ec) return std::nullopt;
-    for (;;) {
-        if (std::filesystem::is_directory(dir / "benchmarks", ec) || std::filesystem::is_directory(dir / "thresholds", ec))
-            return dir;
-        if (!dir.has_parent_path() || dir.parent_path() == dir) return std::nullopt;
-        dir = dir.parent_path();
-    }
+    return nearest_ancestor(dir, [&](const std::filesystem::path& d) {
+        return std::filesystem::is_directory(d / "benchmarks", ec) || std::filesystem::is_directory(d / "thresholds", ec);
+    });
 }
 
 // Resolves --benchmarks-dir and --thresholds-dir; an error names the folder. A folder given on the

@@ -6,27 +6,29 @@ namespace perfgate {
 
 namespace fs = std::filesystem;
 
+std::optional<fs::path> nearest_ancestor(fs::path dir, const std::function<bool(const fs::path&)>& has_marker) {
+    for (; !dir.empty(); dir = dir.parent_path()) {
+        if (has_marker(dir)) return dir;
+        if (dir == dir.root_path()) break;
+    }
+    return std::nullopt;
+}
+
 std::optional<fs::path> find_project_root(const fs::path& start) {
     std::error_code ec;
     fs::path dir = fs::weakly_canonical(fs::absolute(start, ec), ec);
     if (ec) return std::nullopt;
     if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
-    for (; !dir.empty(); dir = dir.parent_path()) {
-        if (fs::exists(dir / "CMakePresets.json", ec) || fs::exists(dir / ".git", ec)) return dir;
-        if (dir == dir.root_path()) break;
-    }
-    return std::nullopt;
+    return nearest_ancestor(dir, [&](const fs::path& d) {
+        return fs::exists(d / "CMakePresets.json", ec) || fs::exists(d / ".git", ec);
+    });
 }
 
 std::optional<fs::path> find_build_root(const fs::path& start) {
     std::error_code ec;
     fs::path dir = fs::weakly_canonical(fs::absolute(start, ec), ec);
     if (ec) return std::nullopt;
-    for (; !dir.empty(); dir = dir.parent_path()) {
-        if (fs::exists(dir / "CMakeCache.txt", ec)) return dir;
-        if (dir == dir.root_path()) break;
-    }
-    return std::nullopt;
+    return nearest_ancestor(dir, [&](const fs::path& d) { return fs::exists(d / "CMakeCache.txt", ec); });
 }
 
 namespace {

@@ -7,16 +7,13 @@
 #include <fstream>
 
 #include "perfgate/core/csv.hpp"
+#include "test_support.hpp"
 
 using namespace perfgate;
 namespace fs = std::filesystem;
 
 namespace {
-fs::path temp_dir() {
-    auto dir = fs::temp_directory_path() / ("perfgate-append-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path temp_dir() { return test::temp_dir("append"); }
 ResultRow row(const std::string& model, double decode) {
     ResultRow r;
     r.model = model;

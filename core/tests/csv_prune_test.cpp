@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "perfgate/core/csv.hpp"
+#include "test_support.hpp"
 #include "perfgate/core/csv_prune.hpp"
 #include "test_support.hpp"
 
@@ -15,11 +16,7 @@ using namespace perfgate;
 namespace fs = std::filesystem;
 
 namespace {
-fs::path temp_dir() {
-    auto dir = fs::temp_directory_path() / ("perfgate-prune-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path temp_dir() { return test::temp_dir("prune"); }
 ResultRow row(const std::string& model, const std::string& run, double decode) {
     ResultRow r;
     r.model = model;

@@ -9,6 +9,10 @@
 
 namespace perfgate {
 
+// `dir` or its nearest ancestor for which `has_marker` holds (walked lexically up to the root).
+std::optional<std::filesystem::path> nearest_ancestor(std::filesystem::path dir,
+                                                      const std::function<bool(const std::filesystem::path&)>& has_marker);
+
 // The nearest ancestor of `start` (a file or a folder) that holds `CMakePresets.json` or `.git`:
 // the project that a suite manifest, a results folder or a build folder belongs to.
 std::optional<std::filesystem::path> find_project_root(const std::filesystem::path& start);
