@@ -9,7 +9,7 @@
 #include "report_output.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/render.hpp"
-#include "perfgate/perf/compare_files.hpp"
+#include "perfgate/runner/compare_files.hpp"
 
 namespace perfgate::cli {
 namespace {
@@ -32,7 +32,7 @@ int run_compare(CompareArgs& args) {
         return exit_code::usage;
     }
     args.options.test = *test;
-    auto report = perf::compare_result_files(args.baseline, args.current, args.options, args.host);
+    auto report = runner::compare_result_files(args.baseline, args.current, args.options, args.host);
     if (!report) {
         fmt::print(stderr, "perfgate compare: {}\n", report.error().message);
         return exit_code::usage;

@@ -6,8 +6,8 @@
 
 #include "commands.hpp"
 #include "perfgate/core/exit_codes.hpp"
-#include "perfgate/perf/forge.hpp"
-#include "perfgate/perf/model_spec.hpp"
+#include "perfgate/forge/forge.hpp"
+#include "perfgate/forge/model_spec.hpp"
 #include "perfgate/probes/probe.hpp"
 
 // The fetched llama.cpp's models/ folder, known at configure time (cmake/PerfgateLlamaCpp.cmake).
@@ -28,12 +28,12 @@ struct ForgeArgs {
 double gib(std::uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0); }
 
 int run_forge(const ForgeArgs& args) {
-    auto spec = perf::load_model_spec(args.spec);
+    auto spec = forge::load_model_spec(args.spec);
     if (!spec) {
         fmt::print(stderr, "perfgate forge: {}\n", spec.error().message);
         return exit_code::usage;
     }
-    perf::ForgeOptions options;
+    forge::ForgeOptions options;
     options.out_dir = args.out;
     options.vocab_dir = args.vocab_dir.empty() ? std::filesystem::path(PERFGATE_DEFAULT_VOCAB_DIR) : std::filesystem::path(args.vocab_dir);
     if (args.max_bytes != 0) {
@@ -54,11 +54,11 @@ int run_forge(const ForgeArgs& args) {
         if (!ec && space.available < options.max_bytes) options.max_bytes = space.available;
     }
 
-    const std::uint64_t weights = perf::estimated_weight_bytes(*spec);
+    const std::uint64_t weights = forge::estimated_weight_bytes(*spec);
     fmt::print(stderr, "perfgate forge: {} ({} {}, {:.1f} M parameters, {:.2f} GiB of weights)\n", spec->name,
-               perf::architecture_name(spec->architecture), perf::weight_type_name(spec->weight_type),
-               static_cast<double>(perf::parameter_count(*spec)) / 1e6, gib(weights));
-    auto result = perf::forge_model(*spec, options);
+               forge::architecture_name(spec->architecture), forge::weight_type_name(spec->weight_type),
+               static_cast<double>(forge::parameter_count(*spec)) / 1e6, gib(weights));
+    auto result = forge::forge_model(*spec, options);
     if (!result) {
         // Not fitting is a skip, not a failure: the model is simply not made on this host.
         const bool too_big = weights > options.max_bytes;

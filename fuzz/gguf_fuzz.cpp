@@ -12,10 +12,10 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "perfgate/perf/gguf.hpp"
+#include "perfgate/forge/gguf.hpp"
 
 using perfgate::fuzz::check;
-namespace gguf = perfgate::perf::gguf;
+namespace gguf = perfgate::forge::gguf;
 
 namespace {
 std::filesystem::path scratch(const char* what) {

@@ -6,17 +6,17 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "perfgate/perf/model_spec.hpp"
+#include "perfgate/forge/model_spec.hpp"
 
 using perfgate::fuzz::check;
 using perfgate::fuzz::names_file_and_line;
-using perfgate::perf::Architecture;
-using perfgate::perf::WeightType;
+using perfgate::forge::Architecture;
+using perfgate::forge::WeightType;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     const std::string origin = "perf/models/fuzz.json";
-    auto spec = perfgate::perf::parse_model_spec(text, origin);
+    auto spec = perfgate::forge::parse_model_spec(text, origin);
     if (!spec) {
         check(names_file_and_line(spec.error().message, origin, text), "spec error names file:line", spec.error().message);
         return 0;
@@ -35,13 +35,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check(s.expert_count > 0 && s.expert_used_count > 0 && s.expert_used_count <= s.expert_count, "MoE expert counts");
     else
         check(s.expert_count == 0 && s.expert_used_count == 0, "experts only for qwen3moe");
-    check(s.block_count <= perfgate::perf::kMaxBlockCount && s.vocab_size <= perfgate::perf::kMaxVocabSize,
+    check(s.block_count <= perfgate::forge::kMaxBlockCount && s.vocab_size <= perfgate::forge::kMaxVocabSize,
           "block and vocabulary counts within their limits");
-    check(perfgate::perf::estimated_weight_bytes(s) <= perfgate::perf::kMaxSpecWeightBytes,
+    check(perfgate::forge::estimated_weight_bytes(s) <= perfgate::forge::kMaxSpecWeightBytes,
           "weights within the limit a spec may describe");
     check(s.weight_type != WeightType::F32, "2-D weights are never F32 in a spec");
     check(s.rope_freq_base > 0 && s.rms_norm_eps > 0, "rope base and norm epsilon are positive");
-    const std::string hash = perfgate::perf::spec_hash(s);
+    const std::string hash = perfgate::forge::spec_hash(s);
     check(hash.size() == 16 && hash.find_first_not_of("0123456789abcdef") == std::string::npos, "spec hash is 16 hex digits", hash);
     return 0;
 }

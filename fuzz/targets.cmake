@@ -61,8 +61,8 @@ endif()
 
 if(TARGET perfgate_forge)
   perfgate_fuzz_parsers(perfgate_fuzz_forge_parsers perfgate_forge
-    SOURCES perf/src/forge/model_spec.cpp perf/src/forge/tensor_plan.cpp perf/src/forge/gguf_reader.cpp
-            perf/src/forge/gguf_writer.cpp
+    SOURCES forge/src/model_spec.cpp forge/src/tensor_plan.cpp forge/src/gguf_reader.cpp
+            forge/src/gguf_writer.cpp
     LIBS nlohmann_json::nlohmann_json)
   perfgate_fuzz_target(fuzz_model_spec SOURCES model_spec_fuzz.cpp LIBS perfgate_fuzz_forge_parsers
                        SEEDS "${_src}/perf/models" "${_regressions}/fuzz_model_spec")

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "perfgate/core/stats.hpp"
+
 namespace perfgate::gates {
 namespace {
 
@@ -81,7 +83,7 @@ std::optional<double> wilcoxon_signed_rank_p_upper(const std::vector<double>& di
 std::optional<Interval> mean_t_interval(const std::vector<double>& values, double confidence) {
     const std::size_t n = values.size();
     if (n < 2) return std::nullopt;
-    const double mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(n);
+    const double mean = perfgate::mean(values);
     double ss = 0.0;
     for (double v : values) ss += (v - mean) * (v - mean);
     const double se = std::sqrt(ss / static_cast<double>(n - 1) / static_cast<double>(n));
@@ -114,7 +116,7 @@ PairedCheck decide_paired(const std::string& metric, const std::vector<double>& 
         if (base[i] > 0 && head[i] > 0) logs.push_back(std::log(head[i] / base[i]));
     c.rounds = logs.size();
     if (logs.empty()) return c;
-    const double mean_log = std::accumulate(logs.begin(), logs.end(), 0.0) / static_cast<double>(logs.size());
+    const double mean_log = perfgate::mean(logs);
     c.change = std::expm1(mean_log);  // geometric mean of the ratios, minus 1
     c.p_slower = wilcoxon_signed_rank_p_lower(logs);
     c.p_faster = wilcoxon_signed_rank_p_upper(logs);

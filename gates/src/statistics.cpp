@@ -48,28 +48,6 @@ std::vector<double> scaled(const std::vector<double>& v, double by) {
 
 }  // namespace
 
-double median(std::vector<double> values) {
-    if (values.empty()) throw std::invalid_argument("median of no values");
-    require_finite(values, "median");
-    const std::size_t mid = values.size() / 2;
-    std::nth_element(values.begin(), values.begin() + static_cast<long>(mid), values.end());
-    double upper = values[mid];
-    if (values.size() % 2 == 1) return upper;
-    double lower = *std::max_element(values.begin(), values.begin() + static_cast<long>(mid));
-    return lower / 2.0 + upper / 2.0;  // (lower + upper) / 2 overflows for readings near DBL_MAX
-}
-
-double mean(const std::vector<double>& values) {
-    if (values.empty()) throw std::invalid_argument("mean of no values");
-    require_finite(values, "mean");
-    const double n = static_cast<double>(values.size());
-    const double sum = std::accumulate(values.begin(), values.end(), 0.0);
-    if (std::isfinite(sum)) return sum / n;
-    double m = 0;
-    for (double v : values) m += v / n;  // huge readings: divided first, so the sum stays finite
-    return m;
-}
-
 namespace {
 
 double sample_variance(const std::vector<double>& v, double m) {

@@ -2,6 +2,7 @@
 #include <regex>
 
 #include "adapter_util.hpp"
+#include "perfgate/core/stats.hpp"
 #include "perfgate/perf/adapters.hpp"
 
 namespace perfgate::perf {
@@ -45,10 +46,10 @@ Expected<Measurement> parse_command_output(std::string_view text_view, const Com
     if (!generated) return generated.error();
     if (decode->empty()) return detail::no_numbers("command", "the decode_tok_s regex matched nothing", text);
     m.decode_samples = *decode;
-    m.decode_tok_s = detail::mean(*decode);
+    m.decode_tok_s = perfgate::mean(*decode);
     if (!prefill->empty()) {
         m.prefill_samples = *prefill;
-        m.prefill_tok_s = detail::mean(*prefill);
+        m.prefill_tok_s = perfgate::mean(*prefill);
     }
     if (!prompt->empty() && !(m.prompt_tokens = detail::to_count(prompt->front())))
         return detail::no_numbers("command", "the prompt_tokens regex matched no token count", text);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "adapter_util.hpp"
+#include "perfgate/core/stats.hpp"
 #include "llama_bench_record.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/adapters.hpp"
@@ -85,8 +86,8 @@ LlamaBenchTest llama_bench_test_from_json(const nlohmann::json& test, std::size_
     t.samples_ns = numbers(test, "samples_ns");
     t.avg_ts = number_field(test, "avg_ts");
     t.avg_ns = number_field(test, "avg_ns");
-    if (!t.avg_ts && !t.samples_ts.empty()) t.avg_ts = mean(t.samples_ts);
-    if (!t.avg_ns && !t.samples_ns.empty()) t.avg_ns = mean(t.samples_ns);
+    if (!t.avg_ts && !t.samples_ts.empty()) t.avg_ts = perfgate::mean(t.samples_ts);
+    if (!t.avg_ns && !t.samples_ns.empty()) t.avg_ns = perfgate::mean(t.samples_ns);
     t.stddev_ts = number_field(test, "stddev_ts");
     for (const auto& [key, value] : test.items())
         if (!is_result_or_identity(key)) t.configuration.push_back(key + "=" + value.dump());

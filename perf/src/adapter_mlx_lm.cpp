@@ -2,6 +2,7 @@
 #include <regex>
 
 #include "adapter_util.hpp"
+#include "perfgate/core/stats.hpp"
 #include "perfgate/perf/adapters.hpp"
 
 namespace perfgate::perf {
@@ -55,8 +56,8 @@ Expected<Measurement> parse_mlx_lm_benchmark(std::string_view text_view) {
     }
     if (m.decode_samples.empty())
         return detail::no_numbers("mlx_lm.benchmark", "no Trial line", text);
-    m.prefill_tok_s = detail::mean(m.prefill_samples);
-    m.decode_tok_s = detail::mean(m.decode_samples);
+    m.prefill_tok_s = perfgate::mean(m.prefill_samples);
+    m.decode_tok_s = perfgate::mean(m.decode_samples);
     if (m.prompt_tokens && *m.prefill_tok_s > 0)
         m.prefill_ms = static_cast<double>(*m.prompt_tokens) / *m.prefill_tok_s * 1000.0;
     if (m.generated_tokens && *m.decode_tok_s > 0)

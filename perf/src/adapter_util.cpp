@@ -13,6 +13,7 @@ std::optional<double> to_double(std::string_view text) {
     double value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    if (!std::isfinite(value)) return std::nullopt;  // "inf" and "nan" are no runtime's reading
     return value;
 }
 
@@ -22,11 +23,6 @@ std::optional<long long> to_int(std::string_view text) {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
     return value;
-}
-
-double mean(const std::vector<double>& values) {
-    if (values.empty()) return 0.0;
-    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
 std::optional<std::int64_t> to_count(double value) {

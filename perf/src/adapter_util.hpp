@@ -12,7 +12,6 @@ namespace perfgate::perf::detail {
 
 std::optional<double> to_double(std::string_view text);
 std::optional<long long> to_int(std::string_view text);
-double mean(const std::vector<double>& values);
 // "<format>: <what> in output: <excerpt>"
 Error no_numbers(std::string_view format, std::string_view what, std::string_view output);
 // The measurement, or an error when any rate, duration, stddev, sample, token count or peak memory

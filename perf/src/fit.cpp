@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include "perfgate/core/checked_math.hpp"
-#include "perfgate/perf/model_spec.hpp"
+#include "perfgate/forge/model_spec.hpp"
 
 namespace perfgate::perf {
+using forge::ModelSpec;
+using forge::load_model_spec;
+using forge::estimated_weight_bytes;
 namespace {
 
 std::uint64_t bytes_on_disk(const std::filesystem::path& p) {

@@ -2,10 +2,14 @@
 
 #include <fmt/format.h>
 
-#include "perfgate/perf/forge.hpp"
-#include "perfgate/perf/model_spec.hpp"
+#include "perfgate/forge/forge.hpp"
+#include "perfgate/forge/model_spec.hpp"
 
 namespace perfgate::perf {
+using forge::ModelSpec;
+using forge::load_model_spec;
+using forge::forge_model;
+using forge::ForgeOptions;
 
 Expected<std::filesystem::path> materialize_forged_model(const SuiteModel& model, const std::filesystem::path& forge_dir,
                                                          const std::filesystem::path& vocab_dir,

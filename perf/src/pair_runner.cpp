@@ -2,7 +2,7 @@
 
 #include "perfgate/core/project_paths.hpp"
 
-#include "perfgate/gates/statistics.hpp"
+#include "perfgate/core/stats.hpp"
 
 #include <chrono>
 #include <ctime>
@@ -153,7 +153,7 @@ ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel&
 void set_median(std::optional<double>& tok_s, std::optional<double>& ms, const std::vector<double>& samples,
                 const std::optional<std::int64_t>& tokens) {
     if (samples.empty()) return;
-    tok_s = gates::median(samples);
+    tok_s = perfgate::median(samples);
     if (tokens && *tok_s > 0) ms = static_cast<double>(*tokens) / *tok_s * 1000.0;
 }
 
@@ -380,36 +380,27 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
         } else {
             decode.push_back(*parsed->decode_tok_s);
             if (parsed->prefill_tok_s) prefill.push_back(*parsed->prefill_tok_s);
-            double sum = 0;
-            for (double d : decode) sum += d;
-            log << fmt::format("{}: repetition {}/{} decode {:.2f} tok/s (mean so far {:.2f}), elapsed {:.1f} s\n", label,
-                               decode.size(), w.repetitions, decode.back(), sum / static_cast<double>(decode.size()), elapsed);
+            log << fmt::format("{}: repetition {}/{} decode {:.2f} tok/s (median so far {:.2f}), elapsed {:.1f} s\n", label,
+                               decode.size(), w.repetitions, decode.back(), perfgate::median(decode), elapsed);
         }
         log.flush();
     }
 
-    // 5. The row: per-process runs average their readings; in-process runs report their own mean.
+    // 5. The row: per-process runs give one reading each; their median becomes the headline figure
+    // (apply_measurement), as an in-process run's own repetitions do.
     Measurement combined = last;
     if (!rt.in_process_repetitions) {
-        auto mean = [](const std::vector<double>& v) {
-            double s = 0;
-            for (double x : v) s += x;
-            return s / static_cast<double>(v.size());
-        };
         combined.decode_samples = decode;
-        combined.decode_tok_s = mean(decode);
-        if (last.generated_tokens && *combined.decode_tok_s > 0)
-            combined.decode_ms = static_cast<double>(*last.generated_tokens) / *combined.decode_tok_s * 1000.0;
         combined.prefill_samples = prefill.size() == decode.size() ? prefill : std::vector<double>{};
-        if (!prefill.empty()) {
-            combined.prefill_tok_s = mean(prefill);
+        if (!prefill.empty()) {  // also when some repetitions printed no prefill (no samples column then)
+            combined.prefill_tok_s = perfgate::median(prefill);
             if (last.prompt_tokens && *combined.prefill_tok_s > 0)
                 combined.prefill_ms = static_cast<double>(*last.prompt_tokens) / *combined.prefill_tok_s * 1000.0;
         }
     }
     apply_measurement(row, combined);
-    log << fmt::format("{}: decode {:.2f} tok/s [{}]{}\n", label, *combined.decode_tok_s, samples_text(combined.decode_samples),
-                       combined.prefill_tok_s ? fmt::format(", prefill {:.2f} tok/s", *combined.prefill_tok_s) : "");
+    log << fmt::format("{}: decode {:.2f} tok/s (median) [{}]{}\n", label, *row.decode_tok_s, samples_text(row.decode_tok_s_samples),
+                       row.prefill_tok_s ? fmt::format(", prefill {:.2f} tok/s", *row.prefill_tok_s) : "");
 
     // 6. Cooldown (longer after big models), so the next pair starts from a cool device.
     const double cool = estimate->weight_bytes > w.big_model_bytes ? std::max(w.cooldown_s, w.big_cooldown_s) : w.cooldown_s;

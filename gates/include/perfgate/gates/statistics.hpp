@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "perfgate/core/stats.hpp"
+
 namespace perfgate::gates {
 
 enum class StatTest { welch_t, mann_whitney_u };
@@ -12,10 +14,10 @@ const char* to_string(StatTest test);
 std::optional<StatTest> stat_test_from_string(std::string_view name);
 
 // Inputs must be finite (the CSV reader and the recorder see to it): a NaN or infinity is a bug
-// upstream and throws std::invalid_argument, as does an empty vector; no Boost exception escapes.
-// Huge finite readings (1e308) are handled without overflow.
-double median(std::vector<double> values);  // of a non-empty vector
-double mean(const std::vector<double>& values);
+// upstream and throws std::invalid_argument; no Boost exception escapes. Huge finite readings
+// (1e308) are handled without overflow. median and mean are core's (perfgate/core/stats.hpp).
+using perfgate::mean;
+using perfgate::median;
 
 // Welch's unequal-variance t-test, one-sided, p = P(T <= t) with Welch–Satterthwaite degrees of
 // freedom (Boost.Math students_t). nullopt with fewer than 2 values on a side or no spread at all.

@@ -16,7 +16,7 @@
 
 #include "perfgate/core/expected.hpp"
 
-namespace perfgate::perf::gguf {
+namespace perfgate::forge::gguf {
 
 // Value type ids of the GGUF format.
 enum class ValueType : std::uint32_t {
@@ -90,4 +90,4 @@ std::uint64_t file_size(const std::vector<KeyValue>& metadata, const std::vector
 Status write_file(const std::filesystem::path& path, const std::vector<KeyValue>& metadata,
                   const std::vector<TensorToWrite>& tensors, const FillTensor& fill);
 
-}  // namespace perfgate::perf::gguf
+}  // namespace perfgate::forge::gguf

@@ -11,7 +11,7 @@
 
 #include "perfgate/core/expected.hpp"
 
-namespace perfgate::perf {
+namespace perfgate::forge {
 
 // The weight types the forge can write for 2-D weight matrices. Norm vectors are always F32.
 enum class WeightType { F32, F16, Q8_0, Q4_0 };
@@ -92,4 +92,4 @@ std::uint64_t tensor_bytes(WeightType type, std::uint64_t elements);
 // Stable hash (16 hex digits) of everything that changes the forged file's bytes.
 std::string spec_hash(const ModelSpec& spec);
 
-}  // namespace perfgate::perf
+}  // namespace perfgate::forge

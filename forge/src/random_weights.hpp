@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "perfgate/perf/model_spec.hpp"
+#include "perfgate/forge/model_spec.hpp"
 
-namespace perfgate::perf::forge_detail {
+namespace perfgate::forge::detail {
 
 // splitmix64: a tiny, fast, well-mixed generator; reproducible for a given seed.
 class Random {
@@ -31,4 +31,4 @@ std::uint16_t to_f16_bits(float value);
 // Norm weights (F32 vectors) are set to 1; every other tensor gets random values.
 void fill_random(WeightType type, bool is_norm, Random& rng, std::vector<std::uint8_t>& out);
 
-}  // namespace perfgate::perf::forge_detail
+}  // namespace perfgate::forge::detail

@@ -4,9 +4,9 @@
 #include <fstream>
 #include <limits>
 
-#include "perfgate/perf/gguf.hpp"
+#include "perfgate/forge/gguf.hpp"
 
-namespace perfgate::perf::gguf {
+namespace perfgate::forge::gguf {
 namespace {
 
 // Guards against corrupt counts making us allocate without bound.
@@ -139,4 +139,4 @@ Expected<Header> read_header(const std::filesystem::path& path) {
     return h;
 }
 
-}  // namespace perfgate::perf::gguf
+}  // namespace perfgate::forge::gguf

@@ -1,4 +1,4 @@
-#include "perfgate/perf/compare_files.hpp"
+#include "perfgate/runner/compare_files.hpp"
 
 #include <fmt/format.h>
 #include <stdlib.h>
@@ -9,7 +9,9 @@
 #include "perfgate/core/csv.hpp"
 #include "perfgate/perf/result_files.hpp"
 
-namespace perfgate::perf {
+namespace perfgate::runner {
+using perf::read_result_file;
+using perf::ResultFileFormat;
 namespace {
 
 // A private scratch folder, removed when the comparison is done. The gate's explicit baseline is
@@ -94,4 +96,4 @@ Expected<gates::GateReport> compare_result_files(const std::string& baseline, co
     return report;
 }
 
-}  // namespace perfgate::perf
+}  // namespace perfgate::runner

@@ -5,8 +5,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "perfgate/perf/gguf.hpp"
-#include "perfgate/perf/model_spec.hpp"
+#include "perfgate/forge/gguf.hpp"
+#include "perfgate/forge/model_spec.hpp"
 
 namespace forge_test {
 
@@ -39,15 +39,15 @@ inline const std::string kValid = R"({
   "weight_type": "Q4_0"
 })";
 
-inline perfgate::perf::ModelSpec load_repo_spec(const std::string& name) {
-    auto spec = perfgate::perf::load_model_spec(std::filesystem::path(PERFGATE_SOURCE_DIR) / "perf/models" / (name + ".json"));
+inline perfgate::forge::ModelSpec load_repo_spec(const std::string& name) {
+    auto spec = perfgate::forge::load_model_spec(std::filesystem::path(PERFGATE_SOURCE_DIR) / "perf/models" / (name + ".json"));
     if (!spec) throw std::runtime_error(spec.error().message);
     return *spec;
 }
 
 // Writes <dir>/<file> as a tokenizer-only GGUF of `n_tokens` tokens, like llama.cpp's vocab files.
 inline void write_stand_in_vocab(const std::filesystem::path& dir, const std::string& file, std::size_t n_tokens) {
-    using namespace perfgate::perf::gguf;
+    using namespace perfgate::forge::gguf;
     std::vector<std::string> tokens;
     Value scores, types;
     scores.type = types.type = ValueType::Array;

@@ -7,7 +7,7 @@
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/report.hpp"
 
-namespace perfgate::perf {
+namespace perfgate::runner {
 
 // `options` carries the gate's settings (thresholds folder, tolerances, test, ...); its results,
 // baseline and benchmarks folder are set here. `host` names the host of llama-bench files, which
@@ -16,4 +16,4 @@ namespace perfgate::perf {
 Expected<gates::GateReport> compare_result_files(const std::string& baseline, const std::string& current,
                                                  gates::GateOptions options, const std::string& host);
 
-}  // namespace perfgate::perf
+}  // namespace perfgate::runner

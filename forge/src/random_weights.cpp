@@ -4,7 +4,7 @@
 
 #include "random_weights.hpp"
 
-namespace perfgate::perf::forge_detail {
+namespace perfgate::forge::detail {
 namespace {
 
 // Q4_0 and Q8_0 blocks: an f16 scale followed by 32 quantized values (16 bytes of nibble pairs,
@@ -62,4 +62,4 @@ void fill_random(WeightType type, bool is_norm, Random& rng, std::vector<std::ui
     }
 }
 
-}  // namespace perfgate::perf::forge_detail
+}  // namespace perfgate::forge::detail

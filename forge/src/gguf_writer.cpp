@@ -4,9 +4,9 @@
 #include <system_error>
 #include <unistd.h>
 
-#include "perfgate/perf/gguf.hpp"
+#include "perfgate/forge/gguf.hpp"
 
-namespace perfgate::perf::gguf {
+namespace perfgate::forge::gguf {
 namespace {
 
 std::uint64_t align_up(std::uint64_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
@@ -140,4 +140,4 @@ Status write_file(const std::filesystem::path& path, const std::vector<KeyValue>
     return Ok{};
 }
 
-}  // namespace perfgate::perf::gguf
+}  // namespace perfgate::forge::gguf

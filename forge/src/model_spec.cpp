@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "perfgate/core/text.hpp"
-#include "perfgate/perf/model_spec.hpp"
+#include "perfgate/forge/model_spec.hpp"
 
-namespace perfgate::perf {
+namespace perfgate::forge {
 namespace {
 
 using nlohmann::json;
@@ -245,4 +245,4 @@ Expected<ModelSpec> load_model_spec(const std::filesystem::path& path) {
     return parse_model_spec(text.str(), path.string());
 }
 
-}  // namespace perfgate::perf
+}  // namespace perfgate::forge

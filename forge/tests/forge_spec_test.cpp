@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "forge_test_support.hpp"
-#include "perfgate/perf/model_spec.hpp"
+#include "perfgate/forge/model_spec.hpp"
 
-using namespace perfgate::perf;
+using namespace perfgate::forge;
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "forge_test_support.hpp"
-#include "perfgate/perf/forge.hpp"
+#include "perfgate/forge/forge.hpp"
 
-using namespace perfgate::perf;
+using namespace perfgate::forge;
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include "perfgate/core/csv.hpp"
 #include "perfgate/gates/gate.hpp"
-#include "perfgate/perf/compare_files.hpp"
+#include "perfgate/runner/compare_files.hpp"
 #include "perfgate/perf/result_files.hpp"
 #include "perfgate/perf/suite.hpp"
 #include "perfgate/probes/runtime_kinds.hpp"
@@ -15,6 +15,7 @@
 
 using namespace perfgate;
 using namespace perfgate::perf;
+using namespace perfgate::runner;
 namespace fs = std::filesystem;
 
 namespace {

@@ -2,11 +2,11 @@
 #include <chrono>
 #include <cstdio>
 
-#include "perfgate/perf/forge.hpp"
-#include "perfgate/perf/gguf.hpp"
+#include "perfgate/forge/forge.hpp"
+#include "perfgate/forge/gguf.hpp"
 #include "random_weights.hpp"
 
-namespace perfgate::perf {
+namespace perfgate::forge {
 namespace {
 
 using gguf::KeyValue;
@@ -161,13 +161,13 @@ Expected<ForgeResult> forge_model(const ModelSpec& spec, const ForgeOptions& opt
     if (ec) return make_error(options.out_dir.string() + ": cannot create: " + ec.message());
 
     const auto start = std::chrono::steady_clock::now();
-    forge_detail::Random rng(spec.seed);
+    detail::Random rng(spec.seed);
     auto status = gguf::write_file(result.path, metadata, tensors, [&](std::size_t index, std::vector<std::uint8_t>& buffer) {
-        forge_detail::fill_random(plan[index].type, is_norm(plan[index].name), rng, buffer);
+        detail::fill_random(plan[index].type, is_norm(plan[index].name), rng, buffer);
     });
     if (!status) return status.error();
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
 
-}  // namespace perfgate::perf
+}  // namespace perfgate::forge

@@ -6,9 +6,9 @@
 #include <cstdio>
 
 #include "perfgate/core/checked_math.hpp"
-#include "perfgate/perf/model_spec.hpp"
+#include "perfgate/forge/model_spec.hpp"
 
-namespace perfgate::perf {
+namespace perfgate::forge {
 namespace {
 
 std::string block(std::uint64_t layer, const char* what) {
@@ -143,4 +143,4 @@ std::string spec_hash(const ModelSpec& s) {
     return hex;
 }
 
-}  // namespace perfgate::perf
+}  // namespace perfgate::forge

@@ -8,9 +8,9 @@
 #include <limits>
 
 #include "forge_test_support.hpp"
-#include "perfgate/perf/model_spec.hpp"
+#include "perfgate/forge/model_spec.hpp"
 
-using namespace perfgate::perf;
+using namespace perfgate::forge;
 
 namespace {
 

@@ -7,10 +7,10 @@
 #include <fstream>
 
 #include "forge_test_support.hpp"
-#include "perfgate/perf/forge.hpp"
-#include "perfgate/perf/gguf.hpp"
+#include "perfgate/forge/forge.hpp"
+#include "perfgate/forge/gguf.hpp"
 
-using namespace perfgate::perf;
+using namespace perfgate::forge;
 
 namespace {
 

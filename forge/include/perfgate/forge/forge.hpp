@@ -12,9 +12,9 @@
 #include <string>
 
 #include "perfgate/core/expected.hpp"
-#include "perfgate/perf/model_spec.hpp"
+#include "perfgate/forge/model_spec.hpp"
 
-namespace perfgate::perf {
+namespace perfgate::forge {
 
 // GGUF metadata key that marks a forged file; its value is the spec hash under "perfgate.spec_hash".
 inline constexpr const char* kSyntheticKey = "perfgate.synthetic";
@@ -50,4 +50,4 @@ Expected<ForgeResult> forge_model(const ModelSpec& spec, const ForgeOptions& opt
 // True when the GGUF at `path` was written by the forge (reads only the header).
 Expected<bool> is_synthetic_model(const std::filesystem::path& path);
 
-}  // namespace perfgate::perf
+}  // namespace perfgate::forge
