@@ -6,7 +6,7 @@ target_compile_options(perfgate_warnings INTERFACE
 # Test helper: one Catch2 main shared by every test executable, and the fixture folder.
 function(perfgate_add_unit_tests target)
   add_executable(${target} ${ARGN})
-  target_link_libraries(${target} PRIVATE perfgate_catch_main perfgate_warnings)
+  target_link_libraries(${target} PRIVATE perfgate_catch_main perfgate_warnings perfgate_test_support)
   target_compile_definitions(${target} PRIVATE
     PERFGATE_SHARED_DIR="${PERFGATE_SHARED_DIR}"
     PERFGATE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"

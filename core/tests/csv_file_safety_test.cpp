@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path fresh_dir(const std::string& name) { return test::fresh_dir("perfgate-file-safety", name); }
-using test::bytes_of;
+using test::read_file;
 
 std::vector<ResultRow> rows(int n, const std::string& run_id = "run-1") {
     std::vector<ResultRow> v;
@@ -58,7 +58,7 @@ TEST_CASE("a results CSV that is a symbolic link is refused by name, and its tar
         auto r = append_results_locked(csv.string(), rows(1));
         REQUIRE_FALSE(r);
         CHECK_THAT(r.error().message, Catch::StartsWith(csv.string()) && Catch::Contains("symbolic link"));
-        CHECK(bytes_of(target) == "precious\n");
+        CHECK(read_file(target) == "precious\n");
         CHECK(fs::is_symlink(csv));
     }
     SECTION("a dangling link: the path it names is not created") {
@@ -72,7 +72,7 @@ TEST_CASE("a results CSV that is a symbolic link is refused by name, and its tar
     SECTION("prune refuses the link too, alone or from the folder") {
         // A target that looks like a results file holding the run: prune would rewrite it.
         REQUIRE(append_results_locked((dir / "real.csv").string(), rows(2)));
-        const std::string before = bytes_of(dir / "real.csv");
+        const std::string before = read_file(dir / "real.csv");
         fs::create_symlink(dir / "real.csv", csv);
         auto one = prune_run_locked(csv.string(), "run-1");
         REQUIRE_FALSE(one);
@@ -80,7 +80,7 @@ TEST_CASE("a results CSV that is a symbolic link is refused by name, and its tar
         auto folder = prune_run_in_folder((dir / "results").string(), "run-1");
         REQUIRE_FALSE(folder);
         CHECK_THAT(folder.error().message, Catch::Contains(csv.string()));
-        CHECK(bytes_of(dir / "real.csv") == before);
+        CHECK(read_file(dir / "real.csv") == before);
     }
 }
 

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path fresh_dir(const std::string& name) { return test::fresh_dir("perfgate-full-disk", name); }
-using test::bytes_of;
+using test::read_file;
 
 std::vector<ResultRow> rows(const std::string& prefix, int n) {
     std::vector<ResultRow> v;
@@ -65,7 +65,7 @@ TEST_CASE("a full disk (ENOSPC) leaves the earlier CSV byte for byte and says so
 
     const auto csv = mnt / "rocm_h_2026-11-29.csv";
     REQUIRE(append_results_locked(csv.string(), rows("before-", 3)));
-    const std::string before = bytes_of(csv);
+    const std::string before = read_file(csv);
     fill(mnt);
     const auto filled = fs::file_size(mnt / "filler") + fs::file_size(mnt / "filler2");
 
@@ -74,7 +74,7 @@ TEST_CASE("a full disk (ENOSPC) leaves the earlier CSV byte for byte and says so
     REQUIRE_FALSE(r);
     CHECK_THAT(r.error().message, Catch::Contains(csv.string()) && Catch::Contains("No space left on device"));
     CHECK_THAT(r.error().message, Catch::Contains("left as it was"));
-    CHECK(bytes_of(csv) == before);
+    CHECK(read_file(csv) == before);
     auto read = read_results_csv(csv.string());
     REQUIRE(read);
     CHECK(read->rows.size() == 3);
@@ -88,7 +88,7 @@ TEST_CASE("a full disk (ENOSPC) leaves the earlier CSV byte for byte and says so
     REQUIRE(read->rows.size() == 5);
     CHECK(read->rows[2].model == "before-2");
     CHECK(read->rows[3].model == "after-0");
-    CHECK(bytes_of(csv).rfind(before, 0) == 0);
+    CHECK(read_file(csv).rfind(before, 0) == 0);
     std::cout << "[fault] full disk: 64 KiB tmpfs, " << before.size() << "-byte CSV, filler " << filled
               << " bytes; append of 200 rows refused: " << r.error().message << '\n';
 }
@@ -97,7 +97,7 @@ TEST_CASE("an injected write failure (EFBIG via RLIMIT_FSIZE) leaves the CSV as 
     const auto dir = fresh_dir("fsize");
     const auto csv = dir / "cpu_h_2026-11-29.csv";
     REQUIRE(append_results_locked(csv.string(), rows("before-", 3)));
-    const std::string before = bytes_of(csv);
+    const std::string before = read_file(csv);
 
     // In a child: the file may grow by 100 bytes only, so the append is cut short mid-row.
     const auto child = test::with_file_size_limit(static_cast<rlim_t>(before.size() + 100), [&] {
@@ -107,7 +107,7 @@ TEST_CASE("an injected write failure (EFBIG via RLIMIT_FSIZE) leaves the CSV as 
     INFO(msg);
     CHECK(child.refused);
     CHECK_THAT(msg, Catch::Contains("write failed: File too large") && Catch::Contains("left as it was"));
-    CHECK(bytes_of(csv) == before);
+    CHECK(read_file(csv) == before);
     auto read = read_results_csv(csv.string());
     REQUIRE(read);
     CHECK(read->rows.size() == 3);

@@ -11,20 +11,14 @@
 #include "perfgate/core/csv.hpp"
 #include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/core/measure_rules.hpp"
+#include "perfgate/test/rows.hpp"
 
 using namespace perfgate;
 
 namespace {
 // perfgate's own header, so the *_samples columns are read too.
 std::string perfgate_file(const std::string& decode, const std::string& samples, const std::string& date = "2026-11-29") {
-    ResultRow row;
-    row.model = "m";
-    row.runtime = "llama-bench";
-    row.backend = "cpu";
-    row.host = "cpu-epyc";
-    row.date = "2026-11-29";
-    row.decode_tok_s = 10.0;
-    std::string line = format_result_row(row);
+    std::string line = format_result_row(test::make_row());
     std::string text = perfgate_header_line() + "\n" + line;
     // Edit the fields by column position of perfgate's schema.
     const auto& cols = perfgate_columns();

@@ -4,35 +4,13 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <filesystem>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 
 #include "perfgate/core/expected.hpp"
+#include "perfgate/test/files.hpp"  // fresh_dir, temp_dir, read_file, mlxcel_csv
 
 namespace perfgate::test {
-inline std::string fixture(const std::string& relative) {
-    return std::string(PERFGATE_SHARED_DIR) + "/fixtures/" + relative;
-}
-inline std::string mlxcel_csv(const std::string& name) { return fixture("mlxcel-benchmarks/" + name); }
-
-// A fresh, empty folder <tmp>/<group>-<pid>/<name>.
-inline std::filesystem::path fresh_dir(const std::string& group, const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / (group + "-" + std::to_string(::getpid())) / name;
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir;
-}
-
-inline std::string bytes_of(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 struct LimitedWrite {
     bool refused = false;  // the child's call returned an error, as intended
     std::string message;   // that error, or what went wrong
@@ -65,10 +43,4 @@ inline LimitedWrite with_file_size_limit(rlim_t max_file_bytes, const std::funct
     return {WIFEXITED(status) && WEXITSTATUS(status) == 0, msg};
 }
 
-// A folder of this test process under the system temp dir, named after `tag`.
-inline std::filesystem::path temp_dir(const std::string& tag) {
-    auto dir = std::filesystem::temp_directory_path() / ("perfgate-" + tag + "-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    return dir;
-}
 }  // namespace perfgate::test

@@ -1,6 +1,8 @@
 #pragma once
 // Helpers shared by the forge tests: a scratch folder and a small stand-in vocabulary GGUF.
 #include <filesystem>
+
+#include "perfgate/test/files.hpp"
 #include <random>
 #include <string>
 #include <unistd.h>
@@ -10,20 +12,7 @@
 
 namespace forge_test {
 
-// A fresh folder under the system temp dir, removed with everything in it at scope exit.
-struct ScratchDir {
-    std::filesystem::path path;
-    ScratchDir() {
-        std::random_device rd;
-        path = std::filesystem::temp_directory_path() /
-               ("perfgate-forge-test-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
-        std::filesystem::create_directories(path);
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path, ec);
-    }
-};
+using ScratchDir = perfgate::test::TempDir;
 
 // A small valid llama spec: the starting point of tests that change one key.
 inline const std::string kValid = R"({

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers for the gate tests: temporary folders, fixture paths and CSV edits done on the text, so
+// Helpers for the gate tests (on top of tests/support): fixture paths and CSV edits done on the text, so
 // a copied mlxcel file keeps its exact generation and layout.
 #include <boost/filesystem.hpp>
 #include <fmt/format.h>
@@ -9,42 +9,19 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/test/files.hpp"
+
 namespace perfgate::gates::testing {
 
 namespace bfs = boost::filesystem;
 
 inline std::string fixture_dir() { return std::string(PERFGATE_SHARED_DIR) + "/fixtures/mlxcel-benchmarks"; }
-inline std::string fixture(const std::string& name) { return fixture_dir() + "/" + name; }
+inline std::string fixture(const std::string& name) { return perfgate::test::mlxcel_csv(name); }
 inline std::string thresholds_dir() { return std::string(PERFGATE_SOURCE_DIR) + "/thresholds"; }
 
-struct TempDir {
-    bfs::path path;
-    TempDir() : path(bfs::temp_directory_path() / bfs::unique_path("perfgate-gates-%%%%-%%%%-%%%%")) {
-        bfs::create_directories(path);
-    }
-    ~TempDir() {
-        boost::system::error_code ec;
-        bfs::remove_all(path, ec);
-    }
-    std::string sub(const std::string& name) const {
-        auto p = path / name;
-        bfs::create_directories(p.parent_path());
-        return p.string();
-    }
-};
-
-inline std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-inline void spit(const std::string& path, const std::string& text) {
-    bfs::create_directories(bfs::path(path).parent_path());
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-}
+using perfgate::test::TempDir;
+inline std::string slurp(const std::string& path) { return perfgate::test::read_file(path); }
+inline void spit(const std::string& path, const std::string& text) { perfgate::test::write_file(path, text); }
 
 // Splits one CSV record of mlxcel's files (only double-quoted fields, no embedded newlines).
 inline std::vector<std::string> split_record(const std::string& line) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "gate_test_support.hpp"
+#include "perfgate/test/rows.hpp"
 #include "perfgate/core/csv.hpp"
 #include "perfgate/gates/decision.hpp"
 #include "perfgate/gates/file_name.hpp"
@@ -181,15 +182,10 @@ TEST_CASE("host tags from --host, the host column or a file name follow the prob
     CHECK_THAT(from_option.error().message, Catch::Contains("'../../x' from --host"));
 
     // perfgate's own schema: the host column of a row.
-    ResultRow row;
-    row.model = "m";
-    row.runtime = "llama-bench";
-    row.backend = "cpu";
+    ResultRow row = perfgate::test::make_row();
     row.host = "../../x";
-    row.date = "2026-11-29";
-    row.decode_tok_s = 10;
     auto own = tmp.sub("r/cpu_cpu-epyc_2026-11-29.csv");
-    testing::spit(own, perfgate_header_line() + "\n" + format_result_row(row));
+    perfgate::test::write_perfgate_csv(own, {row});
     auto from_column = run_gate(options_for(own, testing::fixture_dir()));
     REQUIRE_FALSE(from_column);
     CHECK_THAT(from_column.error().message, Catch::Contains("the host column of") && Catch::Contains(":2"));

@@ -30,9 +30,9 @@ ResultRow simple_row(const std::string& runtime, const std::string& model, doubl
 }  // namespace
 
 TEST_CASE("without gnuplot the page renders, without charts, and says so", "[report][charts]") {
-    test::TempDir dir;
+    testing::TempDir dir;
     const auto csv = dir.file("cpu_cpu-box_2026-10-01.csv");
-    test::write_perfgate_csv(csv, {simple_row("llama-bench", "m", 10)});
+    testing::write_perfgate_csv(csv, {simple_row("llama-bench", "m", 10)});
     ReportOptions o;
     o.results = {csv};
     o.output = dir.file("out/cpu_cpu-box_2026-10-01.md");
@@ -42,21 +42,21 @@ TEST_CASE("without gnuplot the page renders, without charts, and says so", "[rep
     auto outcome = make_report(o);
     REQUIRE(outcome);
     CHECK(outcome->chart_files.empty());
-    const auto page = test::read_text(o.output);
+    const auto page = testing::read_text(o.output);
     CHECK(page.find("Charts not drawn: gnuplot was not found on the search path") != std::string::npos);
     CHECK(page.find("![") == std::string::npos);
-    CHECK(test::section(page, "Results").find("10.00") != std::string::npos);
+    CHECK(testing::section(page, "Results").find("10.00") != std::string::npos);
     for (auto it = fs::directory_iterator(dir.file("out")); it != fs::directory_iterator(); ++it)
         CHECK(it->path().extension() != ".svg");
 }
 
 TEST_CASE("a crafted model name cannot inject gnuplot commands, SVG or markdown", "[report][charts][escape]") {
-    test::TempDir dir;
+    testing::TempDir dir;
     const auto marker = dir.file("pwned");
     const std::string evil = "<img src=x> x'; system('touch " + marker + "') | a |\n# heading";
     const std::string evil2 = "q`touch " + marker + "`@x";
     const auto csv = dir.file("cpu_cpu-box_2026-10-01.csv");
-    test::write_perfgate_csv(csv, {simple_row("llama-bench", evil, 10), simple_row("llama-bench", evil2, 15),
+    testing::write_perfgate_csv(csv, {simple_row("llama-bench", evil, 10), simple_row("llama-bench", evil2, 15),
                                    simple_row("llama-bench", "plain", 20)});
     ReportOptions o;
     o.results = {csv};
@@ -66,10 +66,10 @@ TEST_CASE("a crafted model name cannot inject gnuplot commands, SVG or markdown"
     REQUIRE(outcome);
     CHECK_FALSE(fs::exists(marker));
 
-    const auto page = test::read_text(o.output);
+    const auto page = testing::read_text(o.output);
     CHECK(page.find("<img") == std::string::npos);
     CHECK(page.find("\n# heading") == std::string::npos);
-    const auto results = test::first_table(test::section(page, "Results"));
+    const auto results = testing::first_table(testing::section(page, "Results"));
     REQUIRE(results.rows.size() == 3);
     for (const auto& r : results.rows) CHECK(r.size() == results.header.size());  // no injected columns
 
@@ -86,21 +86,21 @@ TEST_CASE("a crafted model name cannot inject gnuplot commands, SVG or markdown"
     }
     REQUIRE_FALSE(outcome->chart_files.empty());
     for (const auto& f : outcome->chart_files) {
-        const auto svg = test::read_text(f);
+        const auto svg = testing::read_text(f);
         CHECK(svg.find("<img") == std::string::npos);
         CHECK(fs::path(f).parent_path() == fs::path(dir.file("out")));  // slugged names stay beside the page
     }
-    CHECK(test::read_text(dir.file("out/page_decode.svg")).find("&lt;img src=x>") != std::string::npos);
+    CHECK(testing::read_text(dir.file("out/page_decode.svg")).find("&lt;img src=x>") != std::string::npos);
 }
 
 TEST_CASE("a page of more lines than a chart can show draws no bar chart and says so", "[report][charts][bounds]") {
     // Hardening issue, item 7: 200,000 models made two 190 MB SVGs and a minute of gnuplot.
-    test::TempDir dir;
+    testing::TempDir dir;
     const auto bin = dir.file("bin");
     fs::create_directories(bin);
     const auto calls = dir.file("gnuplot-calls");
     // A stand-in gnuplot that only records that it ran.
-    test::write_text(bin + "/gnuplot", "#!/bin/sh\necho ran >> '" + calls + "'\n");
+    testing::write_text(bin + "/gnuplot", "#!/bin/sh\necho ran >> '" + calls + "'\n");
     fs::permissions(bin + "/gnuplot", fs::owner_all);
     for (std::size_t lines : {kMaxBarChartLines, kMaxBarChartLines + 1}) {
         ReportData data;

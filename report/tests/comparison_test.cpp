@@ -37,9 +37,9 @@ TEST_CASE("parse_runtime_pair", "[report][comparison]") {
 }
 
 TEST_CASE("relative gate fails when one model's A decode is below min_ratio x B", "[report][comparison]") {
-    test::TempDir dir;
+    testing::TempDir dir;
     const auto csv = dir.file("cpu_cpu-test_2026-10-01.csv");
-    test::write_perfgate_csv(csv, {row("llama-bench", "m1", 100), row("transformers", "m1", 100),
+    testing::write_perfgate_csv(csv, {row("llama-bench", "m1", 100), row("transformers", "m1", 100),
                                    row("llama-bench", "m2", 90), row("transformers", "m2", 100),
                                    row("llama-bench", "m3", 50), row("transformers", "m3", 0),
                                    row("llama-bench", "only-a", 10)});
@@ -68,9 +68,9 @@ TEST_CASE("relative gate fails when one model's A decode is below min_ratio x B"
 }
 
 TEST_CASE("readings days apart are not compared; a gate with nothing compared is not a pass", "[report][comparison]") {
-    test::TempDir dir;
+    testing::TempDir dir;
     const auto csv = dir.file("cpu_cpu-test_2026-10-05.csv");
-    test::write_perfgate_csv(csv, {row("a", "m1", 100, "2026-09-30"), row("b", "m1", 100, "2026-10-05")});
+    testing::write_perfgate_csv(csv, {row("a", "m1", 100, "2026-09-30"), row("b", "m1", 100, "2026-10-05")});
     auto data = load_report_data({csv});
     REQUIRE(data);
     auto c = compare_runtimes(*data, {"a", "b"}, 0.95);
@@ -79,7 +79,7 @@ TEST_CASE("readings days apart are not compared; a gate with nothing compared is
     CHECK(c.models[0].not_compared.find("days apart") != std::string::npos);
     CHECK(c.exit_code() == 2);
     // Across a month boundary, one calendar day apart still compares.
-    test::write_perfgate_csv(csv, {row("a", "m1", 100, "2026-09-30"), row("b", "m1", 100, "2026-10-01")});
+    testing::write_perfgate_csv(csv, {row("a", "m1", 100, "2026-09-30"), row("b", "m1", 100, "2026-10-01")});
     auto data2 = load_report_data({csv});
     CHECK(compare_runtimes(*data2, {"a", "b"}, 0.95).compared() == 1);
 }

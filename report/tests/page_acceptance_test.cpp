@@ -18,7 +18,7 @@ namespace {
 const char* rocm_csv = "rocm_strixhalo-gfx1151_2026-09-30.csv";
 const char* pylm_csv = "pylm_strixhalo-gfx1151_2026-09-30.csv";
 
-std::string env_value(const test::Table& env, const std::string& label) {
+std::string env_value(const testing::Table& env, const std::string& label) {
     const auto* r = env.row(markdown_text(label));
     return r && r->size() > 1 ? (*r)[1] : std::string("<missing row>");
 }
@@ -31,9 +31,9 @@ double median_by_hand(std::vector<double> v) {
 }  // namespace
 
 TEST_CASE("gfx1151 page: both runtimes side by side, numbers equal the CSVs", "[report][acceptance]") {
-    test::TempDir dir;
+    testing::TempDir dir;
     ReportOptions o;
-    o.results = {test::fixture(rocm_csv), test::fixture(pylm_csv)};
+    o.results = {testing::fixture(rocm_csv), testing::fixture(pylm_csv)};
     o.output = dir.file("benchmark_results/rocm_strixhalo-gfx1151_2026-09-30.md");
     o.thresholds_dir = dir.file("no-thresholds");
     o.note = "other GPU tenants stopped by hand";
@@ -42,14 +42,14 @@ TEST_CASE("gfx1151 page: both runtimes side by side, numbers equal the CSVs", "[
     auto outcome = make_report(o);
     REQUIRE(outcome);
     CHECK(outcome->exit_code == 0);
-    const auto page = test::read_text(o.output);
+    const auto page = testing::read_text(o.output);
 
     for (const char* s : {"Environment", "Method", "Results", "Comparison", "Charts", "How to reproduce"})
-        CHECK_FALSE(test::section(page, s).empty());
+        CHECK_FALSE(testing::section(page, s).empty());
     CHECK(page.find("imported from mlxcel CSV") != std::string::npos);
     CHECK(page.find("Charts not drawn: charts were turned off") != std::string::npos);
 
-    const auto results = test::first_table(test::section(page, "Results"));
+    const auto results = testing::first_table(testing::section(page, "Results"));
     const auto a_decode = results.column("mlxcel decode tok/s");
     const auto b_decode = results.column("mlx-lm decode tok/s");
     const auto a_prefill = results.column("mlxcel prefill tok/s");
@@ -63,8 +63,8 @@ TEST_CASE("gfx1151 page: both runtimes side by side, numbers equal the CSVs", "[
     REQUIRE(ratio_col);
     REQUIRE(pre_ratio_col);
 
-    auto rocm = read_results_csv(test::fixture(rocm_csv));
-    auto pylm = read_results_csv(test::fixture(pylm_csv));
+    auto rocm = read_results_csv(testing::fixture(rocm_csv));
+    auto pylm = read_results_csv(testing::fixture(pylm_csv));
     REQUIRE(rocm);
     REQUIRE(pylm);
     REQUIRE(results.rows.size() == rocm->rows.size());
@@ -75,13 +75,13 @@ TEST_CASE("gfx1151 page: both runtimes side by side, numbers equal the CSVs", "[
         const auto* line = results.row(markdown_text(a.model));
         INFO(a.model);
         REQUIRE(line != nullptr);
-        CHECK(test::leading_number(line->at(*a_decode)).value() == Approx(*a.decode_tok_s).margin(0.005));
-        CHECK(test::leading_number(line->at(*b_decode)).value() == Approx(*b->decode_tok_s).margin(0.005));
-        CHECK(test::leading_number(line->at(*a_prefill)).value() == Approx(*a.prefill_tok_s).margin(0.005));
-        CHECK(test::leading_number(line->at(*b_prefill)).value() == Approx(*b->prefill_tok_s).margin(0.005));
+        CHECK(testing::leading_number(line->at(*a_decode)).value() == Approx(*a.decode_tok_s).margin(0.005));
+        CHECK(testing::leading_number(line->at(*b_decode)).value() == Approx(*b->decode_tok_s).margin(0.005));
+        CHECK(testing::leading_number(line->at(*a_prefill)).value() == Approx(*a.prefill_tok_s).margin(0.005));
+        CHECK(testing::leading_number(line->at(*b_prefill)).value() == Approx(*b->prefill_tok_s).margin(0.005));
         const double ratio = *a.decode_tok_s / *b->decode_tok_s;
-        CHECK(test::leading_number(line->at(*ratio_col)).value() == Approx(ratio).margin(0.0005));
-        CHECK(test::leading_number(line->at(*pre_ratio_col)).value() ==
+        CHECK(testing::leading_number(line->at(*ratio_col)).value() == Approx(ratio).margin(0.0005));
+        CHECK(testing::leading_number(line->at(*pre_ratio_col)).value() ==
               Approx(*a.prefill_tok_s / *b->prefill_tok_s).margin(0.0005));
         ratios.push_back(ratio);
         CHECK(line->at(1).find("imported from mlxcel CSV") != std::string::npos);
@@ -90,17 +90,17 @@ TEST_CASE("gfx1151 page: both runtimes side by side, numbers equal the CSVs", "[
     }
     // Without a bandwidth there is no efficiency column, and one sentence says why.
     CHECK_FALSE(results.column("Decode efficiency (share of memory bandwidth)"));
-    CHECK(test::section(page, "Results").find("Decode efficiency is not computed") != std::string::npos);
+    CHECK(testing::section(page, "Results").find("Decode efficiency is not computed") != std::string::npos);
 
     // Comparison summary: the median ratio equals the median of the CSV ratios.
-    const auto cmp = test::section(page, "Comparison");
+    const auto cmp = testing::section(page, "Comparison");
     const auto pos = cmp.find("median ratio ");
     REQUIRE(pos != std::string::npos);
-    CHECK(test::leading_number(cmp.substr(pos + 13)).value() == Approx(median_by_hand(ratios)).margin(0.0005));
+    CHECK(testing::leading_number(cmp.substr(pos + 13)).value() == Approx(median_by_hand(ratios)).margin(0.0005));
     CHECK(cmp.find("5 models") != std::string::npos);
 
     // Environment: every field the CSVs allow, the rest "not recorded".
-    const auto env = test::first_table(test::section(page, "Environment"));
+    const auto env = testing::first_table(testing::section(page, "Environment"));
     CHECK(env_value(env, "Host tag") == "strixhalo-gfx1151");
     CHECK(env_value(env, "Backend") == "rocm");
     CHECK(env_value(env, "Device") == "AMD Radeon 8060S Graphics");
@@ -120,7 +120,7 @@ TEST_CASE("gfx1151 page: both runtimes side by side, numbers equal the CSVs", "[
         CHECK(env_value(env, missing) == "not recorded");
 
     // Method: lengths and the imported files' provenance.
-    const auto method = test::section(page, "Method");
+    const auto method = testing::section(page, "Method");
     CHECK(method.find("- **Prompt length requested (tokens):** 512") != std::string::npos);
     CHECK(method.find("- **Decode length requested (max tokens):** 128") != std::string::npos);
     CHECK(method.find("- **Warmup runs:** not recorded") != std::string::npos);
@@ -129,9 +129,9 @@ TEST_CASE("gfx1151 page: both runtimes side by side, numbers equal the CSVs", "[
 }
 
 TEST_CASE("gfx1151 relative gate: mlxcel >= 0.95 x mlx-lm fails on Mixtral", "[report][acceptance]") {
-    test::TempDir dir;
+    testing::TempDir dir;
     ReportOptions o;
-    o.results = {test::fixture(rocm_csv), test::fixture(pylm_csv)};
+    o.results = {testing::fixture(rocm_csv), testing::fixture(pylm_csv)};
     o.output = dir.file("page.md");
     o.charts.enabled = false;
     o.compare = "mlxcel:mlx-lm";
@@ -141,13 +141,13 @@ TEST_CASE("gfx1151 relative gate: mlxcel >= 0.95 x mlx-lm fails on Mixtral", "[r
     CHECK(failed->exit_code == 1);
     CHECK(failed->summary.find("BELOW GATE: Mixtral-8x7B-Instruct-v0.1-4bit") != std::string::npos);
     CHECK(failed->summary.find("Qwen3") == std::string::npos);
-    CHECK(test::read_text(o.output).find("**FAILED**") != std::string::npos);
+    CHECK(testing::read_text(o.output).find("**FAILED**") != std::string::npos);
 
     o.min_ratio = 0.75;  // Mixtral is 7.65 / 9.98 = 0.767
     auto passed = make_report(o);
     REQUIRE(passed);
     CHECK(passed->exit_code == 0);
-    CHECK(test::read_text(o.output).find("**PASSED**") != std::string::npos);
+    CHECK(testing::read_text(o.output).find("**PASSED**") != std::string::npos);
 
     o.compare = "mlxcel:llama-bench";
     auto unknown = make_report(o);

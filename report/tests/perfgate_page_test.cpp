@@ -64,26 +64,26 @@ ResultRow cpu_row(const std::string& runtime, const std::string& model, std::vec
 }  // namespace
 
 TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, charts", "[report][perfgate]") {
-    test::TempDir dir;
+    testing::TempDir dir;
     fs::create_directories(dir.file("benchmarks"));
     fs::create_directories(dir.file("thresholds"));
-    test::write_text(dir.file("thresholds/cpu-testbox.json"), R"({"memory_bandwidth": {"bytes_per_s": 40000000000, "source": "triad", "date": "2026-09-01"}})");
+    testing::write_text(dir.file("thresholds/cpu-testbox.json"), R"({"memory_bandwidth": {"bytes_per_s": 40000000000, "source": "triad", "date": "2026-09-01"}})");
     // Earlier runs on this host (history), and one on another host that must not appear.
-    test::write_perfgate_csv(dir.file("benchmarks/cpu_cpu-testbox_2026-09-20.csv"),
+    testing::write_perfgate_csv(dir.file("benchmarks/cpu_cpu-testbox_2026-09-20.csv"),
                              {cpu_row("llama-bench", "tiny-llama-ci", {50, 51, 52}, {900, 910, 920}, "2026-09-20"),
                               cpu_row("llama-bench", "qwen3-0.6b", {20, 21, 22}, {300, 310, 320}, "2026-09-20")});
-    test::write_perfgate_csv(dir.file("benchmarks/cpu_cpu-testbox_2026-09-25.csv"),
+    testing::write_perfgate_csv(dir.file("benchmarks/cpu_cpu-testbox_2026-09-25.csv"),
                              {cpu_row("llama-bench", "tiny-llama-ci", {55, 56, 57}, {950, 960, 970}, "2026-09-25")});
     auto other = cpu_row("llama-bench", "tiny-llama-ci", {99, 99, 99}, {999, 999, 999}, "2026-09-26");
     other.host = "otherbox";
-    test::write_perfgate_csv(dir.file("benchmarks/cpu_otherbox_2026-09-26.csv"), {other});
+    testing::write_perfgate_csv(dir.file("benchmarks/cpu_otherbox_2026-09-26.csv"), {other});
     const auto current = dir.file("benchmarks/cpu_cpu-testbox_2026-10-01.csv");
     const std::vector<ResultRow> rows{
         cpu_row("llama-bench", "tiny-llama-ci", {60, 58, 61, 59, 62}, {1000, 990, 1010, 1005, 995}, "2026-10-01"),
         cpu_row("transformers", "tiny-llama-ci", {30, 31, 29, 30.5, 29.5}, {400, 410, 390, 405, 395}, "2026-10-01"),
         cpu_row("llama-bench", "qwen3-0.6b", {24, 23, 25, 24.5, 23.5}, {330, 320, 340, 335, 325}, "2026-10-01"),
         cpu_row("transformers", "qwen3-0.6b", {12, 11, 13, 12.5, 11.5}, {150, 140, 160, 155, 145}, "2026-10-01")};
-    test::write_perfgate_csv(current, rows);
+    testing::write_perfgate_csv(current, rows);
 
     ReportOptions o;
     o.results = {current};
@@ -96,11 +96,11 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
     auto outcome = make_report(o);
     REQUIRE(outcome);
     CHECK(outcome->exit_code == 0);  // llama-bench is 2x transformers on both models
-    const auto page = test::read_text(o.output);
+    const auto page = testing::read_text(o.output);
     CHECK(page.find("imported from mlxcel") == std::string::npos);
     CHECK(page.find("**Synthetic models:**") != std::string::npos);
 
-    const auto results = test::first_table(test::section(page, "Results"));
+    const auto results = testing::first_table(testing::section(page, "Results"));
     const auto a_decode = results.column("llama-bench decode tok/s").value();
     const auto b_decode = results.column("transformers decode tok/s").value();
     for (const auto& r : rows) {
@@ -108,7 +108,7 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
         const auto* line = results.row(markdown_text(r.model));
         REQUIRE(line != nullptr);
         const auto& cell = line->at(r.runtime == "llama-bench" ? a_decode : b_decode);
-        CHECK(test::leading_number(cell).value() == Approx(*r.decode_tok_s).margin(0.005));
+        CHECK(testing::leading_number(cell).value() == Approx(*r.decode_tok_s).margin(0.005));
         const auto [lo, hi] = std::minmax_element(r.decode_tok_s_samples.begin(), r.decode_tok_s_samples.end());
         CHECK(cell.find(fmt::format("({:.2f}–{:.2f}, n=5)", *lo, *hi)) != std::string::npos);
         CHECK(line->at(1) == "perfgate run, synthetic");
@@ -120,11 +120,11 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
             const auto& roof = line->at(*eff_col);
             const auto pos = roof.find("llama-bench: ");
             REQUIRE(pos != std::string::npos);
-            CHECK(test::leading_number(roof.substr(pos + 13)).value() == Approx(share).margin(0.05));
+            CHECK(testing::leading_number(roof.substr(pos + 13)).value() == Approx(share).margin(0.05));
         }
     }
 
-    const auto env = test::first_table(test::section(page, "Environment"));
+    const auto env = testing::first_table(testing::section(page, "Environment"));
     CHECK(env.row("OS")->at(1) == markdown_text("Debian GNU/Linux 12 (bookworm)"));
     CHECK(env.row("Kernel")->at(1) == "6.1.0-test");
     CHECK(env.row("llama-bench commit")->at(1) == "de3ff815ea7d559ee917f063901b8986f038abc6");
@@ -141,10 +141,10 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
     CHECK(page.find("```\nllama-bench -m <host-path>/tiny-llama-ci.gguf -p 128 -n 32 -r 5 -t 2\n"
                     "llama-bench -m <host-path>/qwen3-0.6b.gguf -p 128 -n 32 -r 5 -t 2\n```") != std::string::npos);
     CHECK(page.find("/models/") == std::string::npos);
-    CHECK(test::section(page, "Method").find("- **Repetitions:** 5") != std::string::npos);
-    CHECK(test::section(page, "Method").find("- **Cooldown between runs (s):** 2") != std::string::npos);
+    CHECK(testing::section(page, "Method").find("- **Repetitions:** 5") != std::string::npos);
+    CHECK(testing::section(page, "Method").find("- **Cooldown between runs (s):** 2") != std::string::npos);
 
-    const auto charts = test::section(page, "Charts");
+    const auto charts = testing::section(page, "Charts");
     if (find_gnuplot("").empty()) {
         WARN("gnuplot is not installed: chart files not checked");
         CHECK(charts.find("Charts not drawn: gnuplot was not found") != std::string::npos);
@@ -154,16 +154,16 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
     REQUIRE(outcome->chart_files.size() == 4);  // decode, prefill, 2 histories
     for (const auto& f : outcome->chart_files) {
         INFO(f);
-        const auto svg = test::read_text(f);
+        const auto svg = testing::read_text(f);
         CHECK(svg.find("<svg") != std::string::npos);
         CHECK(charts.find("](" + fs::path(f).filename().string() + ")") != std::string::npos);
     }
-    const auto decode_svg = test::read_text(dir.file("docs/benchmark_results/cpu_cpu-testbox_2026-10-01_decode.svg"));
+    const auto decode_svg = testing::read_text(dir.file("docs/benchmark_results/cpu_cpu-testbox_2026-10-01_decode.svg"));
     CHECK(decode_svg.find("tiny-llama-ci") != std::string::npos);
     CHECK(decode_svg.find("transformers") != std::string::npos);
     CHECK(charts.find("cpu_cpu-testbox_2026-09-20.csv") != std::string::npos);
     // The history shows the gate's floor below the latest run (thresholds: built-in 5% decode).
-    const auto history_svg = test::read_text(dir.file("docs/benchmark_results/cpu_cpu-testbox_2026-10-01_history_01_tiny-llama-ci.svg"));
+    const auto history_svg = testing::read_text(dir.file("docs/benchmark_results/cpu_cpu-testbox_2026-10-01_history_01_tiny-llama-ci.svg"));
     CHECK(history_svg.find("gate floor (-5.0%)") != std::string::npos);
     CHECK(charts.find("otherbox") == std::string::npos);  // other host: not history of this one
 

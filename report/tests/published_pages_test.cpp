@@ -71,7 +71,7 @@ double median_of(std::vector<double> v) {
 // A result file named on a page: the project's benchmarks/, else the shared mlxcel fixtures.
 fs::path result_file(const std::string& name) {
     const auto committed = source_dir / "benchmarks" / name;
-    return fs::exists(committed) ? committed : fs::path(test::fixture(name));
+    return fs::exists(committed) ? committed : fs::path(testing::fixture(name));
 }
 
 }  // namespace
@@ -81,7 +81,7 @@ TEST_CASE("published pages and charts name no folder of the machine that made th
     REQUIRE(files.size() >= 3);
     for (const auto& f : published(".svg")) files.push_back(f);
     for (const auto& f : files) {
-        const auto text = test::read_text(f.string());
+        const auto text = testing::read_text(f.string());
         for (const char* machine : {"/tmp/", "/work/", "/home/", "/root/"}) {
             INFO(f.filename().string() << " holds " << machine);
             CHECK(text.find(machine) == std::string::npos);
@@ -91,7 +91,7 @@ TEST_CASE("published pages and charts name no folder of the machine that made th
 
 TEST_CASE("published pages escape only data, and only what markdown needs", "[report][published]") {
     for (const auto& f : published(".md")) {
-        const auto lines = lines_of(test::read_text(f.string()));
+        const auto lines = lines_of(testing::read_text(f.string()));
         bool fenced = false, in_environment = false;
         for (std::size_t i = 0; i < lines.size(); ++i) {
             const auto& line = lines[i];
@@ -106,7 +106,7 @@ TEST_CASE("published pages escape only data, and only what markdown needs", "[re
                 CHECK_FALSE(has_escape(line));
             // The Environment table: Field and Source are the page's words, Value is data.
             if (in_environment && line.rfind("| ", 0) == 0 && !header_row) {
-                const auto cells = test::table_cells(line);
+                const auto cells = testing::table_cells(line);
                 REQUIRE(cells.size() == 3);
                 CHECK_FALSE(has_escape(cells[0]));
                 CHECK_FALSE(has_escape(cells[2]));
@@ -118,11 +118,11 @@ TEST_CASE("published pages escape only data, and only what markdown needs", "[re
 TEST_CASE("published report pages: every section, and numbers equal the CSVs' medians", "[report][published]") {
     std::size_t checked = 0;
     for (const auto& f : published(".md")) {
-        const auto page = test::read_text(f.string());
+        const auto page = testing::read_text(f.string());
         if (page.rfind("# Benchmark results", 0) != 0) continue;  // a gate's verdict page
         INFO(f.filename().string());
         for (const char* s : {"Environment", "Method", "Results", "Comparison", "Charts", "How to reproduce"})
-            CHECK_FALSE(test::section(page, s).empty());
+            CHECK_FALSE(testing::section(page, s).empty());
 
         // The result files the page names, read by hand.
         std::vector<std::string> csvs;
@@ -130,7 +130,7 @@ TEST_CASE("published report pages: every section, and numbers equal the CSVs' me
         std::map<std::string, std::uint64_t> model_bytes;
         std::map<std::pair<std::string, std::string>, std::string> formats;  // (model, runtime) -> format
         std::string host;
-        for (const auto& row : test::first_table(test::section(page, "Method").substr(test::section(page, "Method").find("### Result files"))).rows) {
+        for (const auto& row : testing::first_table(testing::section(page, "Method").substr(testing::section(page, "Method").find("### Result files"))).rows) {
             const auto path = result_file(row.at(0));
             REQUIRE(fs::exists(path));
             csvs.push_back(path.string());
@@ -148,12 +148,12 @@ TEST_CASE("published report pages: every section, and numbers equal the CSVs' me
         REQUIRE_FALSE(decode.empty());
         std::optional<double> bandwidth;
         if (auto text = fs::path(source_dir / "thresholds" / (host + ".json")); !host.empty() && fs::exists(text)) {
-            auto parsed = gates::parse_threshold_file(test::read_text(text.string()), text.string());
+            auto parsed = gates::parse_threshold_file(testing::read_text(text.string()), text.string());
             REQUIRE(parsed);
             if (parsed->memory_bandwidth) bandwidth = parsed->memory_bandwidth->bytes_per_s;
         }
 
-        const auto results = test::first_table(test::section(page, "Results"));
+        const auto results = testing::first_table(testing::section(page, "Results"));
         const auto efficiency = results.column("Decode efficiency (share of memory bandwidth)");
         CHECK(efficiency.has_value() == bandwidth.has_value());
         for (const auto& [key, samples] : decode) {
@@ -166,9 +166,9 @@ TEST_CASE("published report pages: every section, and numbers equal the CSVs' me
             REQUIRE(d);
             REQUIRE(p);
             const double decode_median = median_of(samples);
-            CHECK(test::leading_number(line->at(*d)).value() == Approx(decode_median).margin(0.005));
+            CHECK(testing::leading_number(line->at(*d)).value() == Approx(decode_median).margin(0.005));
             if (!prefill[key].empty())
-                CHECK(test::leading_number(line->at(*p)).value() == Approx(median_of(prefill[key])).margin(0.005));
+                CHECK(testing::leading_number(line->at(*p)).value() == Approx(median_of(prefill[key])).margin(0.005));
             if (efficiency && model_bytes.count(model)) {
                 const auto& cell = line->at(*efficiency);
                 const auto pos = cell.find(runtime + ": ");
@@ -184,12 +184,12 @@ TEST_CASE("published report pages: every section, and numbers equal the CSVs' me
                 }
                 if (rest.rfind("≤ ", 0) == 0) rest = rest.substr(std::string("≤ ").size());
                 const double share = static_cast<double>(model_bytes[model]) * decode_median / *bandwidth * 100;
-                CHECK(test::leading_number(rest).value() == Approx(share).margin(0.05));
+                CHECK(testing::leading_number(rest).value() == Approx(share).margin(0.05));
             }
         }
 
         // Rebuilt from the same CSVs now, the Results table is the committed one.
-        test::TempDir dir;
+        testing::TempDir dir;
         ReportOptions o;
         o.results = csvs;
         o.output = dir.file("page.md");
@@ -197,7 +197,7 @@ TEST_CASE("published report pages: every section, and numbers equal the CSVs' me
         o.charts.enabled = false;
         auto rebuilt = make_report(o);
         REQUIRE(rebuilt);
-        CHECK(test::section(test::read_text(o.output), "Results") == test::section(page, "Results"));
+        CHECK(testing::section(testing::read_text(o.output), "Results") == testing::section(page, "Results"));
         ++checked;
     }
     CHECK(checked >= 3);  // the CPU, H200 and gfx1151 pages

@@ -5,46 +5,10 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <boost/filesystem.hpp>
 
 #include "perfgate/core/csv.hpp"
 
-namespace perfgate::report::test {
-namespace fs = boost::filesystem;
-
-std::string fixture(const std::string& name) {
-    return std::string(PERFGATE_SHARED_DIR) + "/fixtures/mlxcel-benchmarks/" + name;
-}
-
-TempDir::TempDir() {
-    auto p = fs::temp_directory_path() / fs::unique_path("perfgate-report-test-%%%%-%%%%");
-    fs::create_directories(p);
-    path = p.string();
-}
-TempDir::~TempDir() {
-    boost::system::error_code ec;
-    fs::remove_all(path, ec);
-}
-
-std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write " + path);
-}
-
-void write_perfgate_csv(const std::string& path, const std::vector<ResultRow>& rows) {
-    std::string text = perfgate_header_line() + "\n";
-    for (const auto& r : rows) text += format_result_row(r);
-    write_text(path, text);
-}
+namespace perfgate::report::testing {
 
 std::string section(const std::string& page, const std::string& title) {
     const auto start = page.find("\n## " + title + "\n");
@@ -119,4 +83,4 @@ std::optional<double> leading_number(const std::string& cell) {
     return v;
 }
 
-}  // namespace perfgate::report::test
+}  // namespace perfgate::report::testing

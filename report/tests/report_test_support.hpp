@@ -1,29 +1,22 @@
 #pragma once
-// Helpers shared by the report tests: temporary folders, perfgate-schema CSVs written through the
-// core writer, and reading a markdown page back into sections and table cells.
+// What the report tests add to tests/support: reading a markdown page back into sections and
+// table cells.
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "perfgate/core/result_row.hpp"
+#include "perfgate/test/files.hpp"
+#include "perfgate/test/rows.hpp"
 
-namespace perfgate::report::test {
+namespace perfgate::report::testing {
 
-std::string fixture(const std::string& name);  // ../shared/fixtures/mlxcel-benchmarks/<name>
-
-struct TempDir {
-    TempDir();
-    ~TempDir();
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::string path;
-    std::string file(const std::string& name) const { return path + "/" + name; }
-};
-
-std::string read_text(const std::string& path);
-void write_text(const std::string& path, const std::string& text);
-void write_perfgate_csv(const std::string& path, const std::vector<ResultRow>& rows);
+using perfgate::test::TempDir;
+using perfgate::test::write_perfgate_csv;
+inline std::string fixture(const std::string& name) { return perfgate::test::mlxcel_csv(name); }
+inline std::string read_text(const std::string& path) { return perfgate::test::read_file(path); }
+inline void write_text(const std::string& path, const std::string& text) { perfgate::test::write_file(path, text); }
 
 // The text of "## <title>" up to the next "## " heading; empty when absent.
 std::string section(const std::string& page, const std::string& title);
@@ -40,4 +33,4 @@ Table first_table(const std::string& text);
 // The first number in a cell ("35.41 (34.90–36.02, n=5)" -> 35.41).
 std::optional<double> leading_number(const std::string& cell);
 
-}  // namespace perfgate::report::test
+}  // namespace perfgate::report::testing

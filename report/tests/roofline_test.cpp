@@ -6,8 +6,8 @@
 using namespace perfgate::report;
 
 TEST_CASE("memory bandwidth is read from thresholds/<host>.json", "[report][roofline]") {
-    test::TempDir dir;
-    test::write_text(dir.file("hostA.json"), "{\"metrics\": {\"decode_tok_s\": {\"max_drop\": 0.05}},\n"
+    testing::TempDir dir;
+    testing::write_text(dir.file("hostA.json"), "{\"metrics\": {\"decode_tok_s\": {\"max_drop\": 0.05}},\n"
                                              " \"memory_bandwidth\": {\"bytes_per_s\": 256e9, \"source\": \"triad\",\n"
                                              "                      \"date\": \"2026-12-01\"}}");
     auto bw = read_memory_bandwidth(dir.path, "hostA");
@@ -24,24 +24,24 @@ TEST_CASE("memory bandwidth is read from thresholds/<host>.json", "[report][roof
 }
 
 TEST_CASE("unknown bandwidth is not an error but a broken file is one naming its line", "[report][roofline]") {
-    test::TempDir dir;
+    testing::TempDir dir;
     auto missing = read_memory_bandwidth(dir.path, "nohost");
     REQUIRE(missing);
     CHECK_FALSE(*missing);
-    test::write_text(dir.file("nokey.json"), R"({"metrics": {}})");
+    testing::write_text(dir.file("nokey.json"), R"({"metrics": {}})");
     auto nokey = read_memory_bandwidth(dir.path, "nokey");
     REQUIRE(nokey);
     CHECK_FALSE(*nokey);
     CHECK_FALSE(decode_efficiency(100, 1.0, std::nullopt));
-    test::write_text(dir.file("bad.json"), "{not json");
+    testing::write_text(dir.file("bad.json"), "{not json");
     auto bad = read_memory_bandwidth(dir.path, "bad");
     REQUIRE_FALSE(bad);
     CHECK(bad.error().message.find("bad.json:1") != std::string::npos);
-    test::write_text(dir.file("str.json"), "{\n \"memory_bandwidth\": {\"bytes_per_s\": \"fast\", \"source\": \"x\", \"date\": \"2026-12-01\"}}");
+    testing::write_text(dir.file("str.json"), "{\n \"memory_bandwidth\": {\"bytes_per_s\": \"fast\", \"source\": \"x\", \"date\": \"2026-12-01\"}}");
     auto str = read_memory_bandwidth(dir.path, "str");
     REQUIRE_FALSE(str);
     CHECK(str.error().message.find("str.json:2") != std::string::npos);
     // The old flat key is not a thresholds key: the gate would refuse the file, so the report does too.
-    test::write_text(dir.file("flat.json"), R"({"memory_bandwidth_bytes_per_s": 256e9})");
+    testing::write_text(dir.file("flat.json"), R"({"memory_bandwidth_bytes_per_s": 256e9})");
     CHECK_FALSE(read_memory_bandwidth(dir.path, "flat"));
 }

@@ -11,7 +11,7 @@
 #include "perfgate/perf/result_files.hpp"
 #include "perfgate/perf/suite.hpp"
 #include "perfgate/probes/runtime_kinds.hpp"
-#include "test_support.hpp"
+#include "perfgate/test/files.hpp"
 
 using namespace perfgate;
 using namespace perfgate::perf;
@@ -19,11 +19,13 @@ using namespace perfgate::runner;
 namespace fs = std::filesystem;
 
 namespace {
-std::string outputs(const std::string& name) { return (test::data() / "recorded/llama-bench-outputs" / name).string(); }
+std::string outputs(const std::string& name) {
+    return test::source_path("perf/tests/data/recorded/llama-bench-outputs/" + name).string();
+}
 
 gates::GateOptions gate_defaults() {
     gates::GateOptions o;
-    o.thresholds_dir = (test::source() / "thresholds").string();
+    o.thresholds_dir = test::source_path("thresholds").string();
     return o;
 }
 
@@ -35,7 +37,7 @@ void write(const fs::path& path, const std::string& text) {
 // run-a.json with every text-generation rate divided by ten. Its repetitions scatter widely (a
 // shared 2-core machine), so a smaller drop is honestly inconclusive under the fallback rule.
 std::string decode_fell_to_a_tenth() {
-    auto doc = nlohmann::json::parse(test::slurp(outputs("run-a.json")));
+    auto doc = nlohmann::json::parse(test::read_file(outputs("run-a.json")));
     for (auto& t : doc)
         if (t["n_gen"].get<int>() > 0) {
             t["avg_ts"] = t["avg_ts"].get<double>() / 10;
@@ -93,7 +95,7 @@ TEST_CASE("compare: a file against itself is unchanged in every format", "[compa
 }
 
 TEST_CASE("compare: decode fallen to a tenth is regressed, with a json or csv baseline", "[compare]") {
-    const auto dir = test::temp_dir("compare-regressed");
+    const auto dir = test::fresh_dir("perfgate-runner-tests", "compare-regressed");
     write(dir / "slow.json", decode_fell_to_a_tenth());
     for (const char* a : {"run-a.json", "run-a.csv"}) {
         auto report = compare_result_files(outputs(a), (dir / "slow.json").string(), gate_defaults(), "h");
@@ -107,7 +109,7 @@ TEST_CASE("compare: decode fallen to a tenth is regressed, with a json or csv ba
 TEST_CASE("compare gives the gate's verdicts: the same files through gates::run_gate", "[compare]") {
     // Both llama-bench runs written as perfgate CSVs; the gate with A as --baseline must agree
     // with compare on the raw llama-bench files, metric by metric.
-    const auto dir = test::temp_dir("compare-vs-gate");
+    const auto dir = test::fresh_dir("perfgate-runner-tests", "compare-vs-gate");
     auto a = read_result_file(outputs("run-a.json"), "h");
     auto b = read_result_file(outputs("run-b.json"), "h");
     REQUIRE(a);
@@ -144,7 +146,7 @@ TEST_CASE("compare gives the gate's verdicts: the same files through gates::run_
 }
 
 TEST_CASE("compare: an mlxcel CSV against itself passes through the gate unchanged", "[compare]") {
-    const auto csv = (test::fixtures() / "mlxcel-benchmarks/rocm_strixhalo-gfx1151_2026-09-30.csv").string();
+    const auto csv = test::mlxcel_csv("rocm_strixhalo-gfx1151_2026-09-30.csv");
     auto report = compare_result_files(csv, csv, gate_defaults(), "h");
     REQUIRE(report);
     CHECK(report->count(gates::Verdict::unchanged) == report->pairs.size());
@@ -152,19 +154,19 @@ TEST_CASE("compare: an mlxcel CSV against itself passes through the gate unchang
 }
 
 TEST_CASE("llama-bench readers name the file and line of bad input", "[compare][llama-bench]") {
-    const auto dir = test::temp_dir("llama-bench-bad");
-    const auto csv_text = test::slurp(outputs("run-a.csv"));
+    const auto dir = test::fresh_dir("perfgate-runner-tests", "llama-bench-bad");
+    const auto csv_text = test::read_file(outputs("run-a.csv"));
     write(dir / "short.csv", csv_text + "\"de3ff81\",\"1\"\n");
     auto short_row = read_result_file((dir / "short.csv").string(), "h");
     REQUIRE_FALSE(short_row);
     CHECK_THAT(short_row.error().message, Catch::Contains("short.csv:4: llama-bench CSV: 2 fields, the header has 41"));
 
-    write(dir / "bad.jsonl", test::slurp(outputs("run-a.jsonl")) + "{not json\n");
+    write(dir / "bad.jsonl", test::read_file(outputs("run-a.jsonl")) + "{not json\n");
     auto bad_line = read_result_file((dir / "bad.jsonl").string(), "h");
     REQUIRE_FALSE(bad_line);
     CHECK_THAT(bad_line.error().message, Catch::Contains("bad.jsonl:3: llama-bench JSONL"));
 
-    auto doc = nlohmann::json::parse(test::slurp(outputs("run-a.json")));
+    auto doc = nlohmann::json::parse(test::read_file(outputs("run-a.json")));
     doc[1]["avg_ts"] = -1.0;
     write(dir / "negative.json", doc.dump(2));
     auto negative = read_result_file((dir / "negative.json").string(), "h");
@@ -177,7 +179,7 @@ TEST_CASE("several configurations of one model in one llama-bench file are separ
     // run-a.jsonl twice, the second copy as if run with -t 2: the thread count names the pair.
     std::string text;
     for (int threads : {1, 2}) {
-        std::istringstream lines(test::slurp(outputs("run-a.jsonl")));
+        std::istringstream lines(test::read_file(outputs("run-a.jsonl")));
         for (std::string line; std::getline(lines, line);) {
             auto o = nlohmann::json::parse(line);
             o["n_threads"] = threads;
