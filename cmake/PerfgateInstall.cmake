@@ -9,7 +9,9 @@
 #   bin/perfgate                                     the executable (imported target perfgate::perfgate)
 #   lib/cmake/perfgate/perfgate-config.cmake         sets PERFGATE_EXECUTABLE, defines the functions
 #   lib/cmake/perfgate/perfgate-config-version.cmake
-#   lib/cmake/perfgate/perfgate-targets*.cmake       the exported executable
+#   lib/cmake/perfgate/perfgate-targets*.cmake       the exported executable and libraries
+#   lib/libperfgate_core.a, lib/libperfgate_gates.a  perfgate::core, perfgate::gates
+#   include/perfgate/{core,gates}/*.hpp              their public headers
 #   lib/cmake/perfgate/PerfgatePerfSuite.cmake       perfgate_add_perf_suite()
 #   lib/cmake/perfgate/PerfgateAbSuite.cmake         perfgate_add_ab_suite() (included by the above)
 #   share/perfgate/thresholds/default.json           the default regression thresholds
@@ -33,6 +35,12 @@ if(PERFGATE_INSTALL)
   # cli/ installs the binary; this second rule only puts the target into the export set (same file,
   # same destination: the second copy is reported "Up-to-date").
   install(TARGETS perfgate EXPORT perfgate-targets RUNTIME DESTINATION bin)
+  # The libraries a consumer links to use perfgate from C++: perfgate::core (the results model,
+  # reading and writing result CSVs) and perfgate::gates (the gate on files or rows), with their
+  # public headers. The other libraries serve the executable and stay inside it.
+  install(TARGETS perfgate_core perfgate_gates EXPORT perfgate-targets ARCHIVE DESTINATION lib)
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/core/include/" "${PROJECT_SOURCE_DIR}/gates/include/"
+    DESTINATION include FILES_MATCHING PATTERN "*.hpp")
   install(EXPORT perfgate-targets NAMESPACE perfgate:: DESTINATION "${PERFGATE_INSTALL_CMAKEDIR}")
 
   # Relative to the prefix, so the installed tree can be moved (configure_package_config_file
