@@ -12,7 +12,7 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "perfgate/forge/gguf.hpp"
+#include "gguf.hpp"
 
 using perfgate::fuzz::check;
 namespace gguf = perfgate::forge::gguf;

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "perfgate/probes/linux_files.hpp"
-#include "perfgate/probes/sysctl.hpp"
-#include "perfgate/probes/text.hpp"
+#include "linux_files.hpp"
+#include "sysctl.hpp"
+#include "text.hpp"
 
 using perfgate::fuzz::check;
 using perfgate::fuzz::one_clean_line;

@@ -7,7 +7,7 @@
 
 #include "fuzz_check.hpp"
 #include "perfgate/probes/nvidia_smi.hpp"
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 using perfgate::fuzz::check;
 using perfgate::fuzz::one_clean_line;

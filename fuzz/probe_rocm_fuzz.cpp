@@ -10,9 +10,9 @@
 #include "fuzz_check.hpp"
 #include "perfgate/probes/amd_smi.hpp"
 #include "perfgate/probes/rocm_smi.hpp"
-#include "perfgate/probes/rocm_versions.hpp"
+#include "rocm_versions.hpp"
 #include "perfgate/probes/rocminfo.hpp"
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 using perfgate::fuzz::check;
 using perfgate::fuzz::one_clean_line;

@@ -10,7 +10,7 @@
 #include "perfgate/probes/llama_cpp.hpp"
 #include "perfgate/probes/metal_init.hpp"
 #include "perfgate/probes/mlxcel.hpp"
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 using perfgate::fuzz::check;
 using perfgate::fuzz::one_clean_line;

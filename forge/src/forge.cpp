@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "perfgate/forge/forge.hpp"
-#include "perfgate/forge/gguf.hpp"
+#include "gguf.hpp"
 #include "random_weights.hpp"
 
 namespace perfgate::forge {

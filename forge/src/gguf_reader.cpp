@@ -4,7 +4,7 @@
 #include <fstream>
 #include <limits>
 
-#include "perfgate/forge/gguf.hpp"
+#include "gguf.hpp"
 
 namespace perfgate::forge::gguf {
 namespace {

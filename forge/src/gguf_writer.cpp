@@ -4,7 +4,7 @@
 #include <system_error>
 #include <unistd.h>
 
-#include "perfgate/forge/gguf.hpp"
+#include "gguf.hpp"
 
 namespace perfgate::forge::gguf {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "forge_test_support.hpp"
 #include "perfgate/forge/forge.hpp"
-#include "perfgate/forge/gguf.hpp"
+#include "gguf.hpp"
 
 using namespace perfgate::forge;
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "perfgate/forge/gguf.hpp"
+#include "gguf.hpp"
 #include "perfgate/forge/model_spec.hpp"
 
 namespace forge_test {

@@ -1,4 +1,4 @@
-#include "perfgate/gates/adaptive.hpp"
+#include "adaptive.hpp"
 
 #include <fmt/format.h>
 

@@ -12,7 +12,7 @@
 #include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/gates/calendar.hpp"
 #include "perfgate/gates/decision.hpp"
-#include "perfgate/gates/history.hpp"
+#include "history.hpp"
 #include "perfgate/gates/noise_model.hpp"
 #include "perfgate/gates/thresholds.hpp"
 #include "sources.hpp"

@@ -1,4 +1,4 @@
-#include "perfgate/gates/history.hpp"
+#include "history.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -9,7 +9,7 @@
 
 #include "perfgate/core/expected.hpp"
 #include "perfgate/gates/gate.hpp"
-#include "perfgate/gates/history.hpp"
+#include "history.hpp"
 
 namespace perfgate::gates::detail {
 

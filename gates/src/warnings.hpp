@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "perfgate/gates/history.hpp"
+#include "history.hpp"
 #include "perfgate/gates/samples.hpp"
 
 namespace perfgate::gates::detail {

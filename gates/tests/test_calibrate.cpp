@@ -6,7 +6,7 @@
 
 #include "gate_test_support.hpp"
 #include "perfgate/core/csv.hpp"
-#include "perfgate/gates/adaptive.hpp"
+#include "adaptive.hpp"
 #include "perfgate/gates/calibrate.hpp"
 #include "perfgate/gates/noise_model.hpp"
 #include "perfgate/gates/decision.hpp"

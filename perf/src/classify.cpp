@@ -1,4 +1,4 @@
-#include "perfgate/perf/classify.hpp"
+#include "classify.hpp"
 
 #include <csignal>
 #include <cstring>

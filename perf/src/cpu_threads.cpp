@@ -1,4 +1,4 @@
-#include "perfgate/perf/cpu_threads.hpp"
+#include "cpu_threads.hpp"
 
 #include <algorithm>
 

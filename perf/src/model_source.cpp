@@ -1,4 +1,4 @@
-#include "perfgate/perf/model_source.hpp"
+#include "model_source.hpp"
 
 #include <fmt/format.h>
 

@@ -13,12 +13,12 @@
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/adapters.hpp"
-#include "perfgate/perf/classify.hpp"
+#include "classify.hpp"
 #include "perfgate/perf/contention_guard.hpp"
-#include "perfgate/perf/cpu_threads.hpp"
+#include "cpu_threads.hpp"
 #include "perfgate/perf/fit.hpp"
 #include "perfgate/perf/launcher.hpp"
-#include "perfgate/perf/model_source.hpp"
+#include "model_source.hpp"
 #include "perfgate/perf/recorder.hpp"
 
 namespace perfgate::perf {

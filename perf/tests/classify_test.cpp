@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include <csignal>
 
-#include "perfgate/perf/classify.hpp"
+#include "classify.hpp"
 
 using namespace perfgate::perf;
 

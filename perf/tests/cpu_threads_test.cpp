@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "perfgate/perf/cpu_threads.hpp"
+#include "cpu_threads.hpp"
 #include "perfgate/perf/pair_runner.hpp"
 #include "test_support.hpp"
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "perfgate/core/csv.hpp"
-#include "perfgate/perf/classify.hpp"
+#include "classify.hpp"
 #include "perfgate/perf/pair_runner.hpp"
 #include "test_support.hpp"
 

@@ -1,4 +1,4 @@
-#include "perfgate/probes/amd_chips.hpp"
+#include "amd_chips.hpp"
 
 #include <array>
 

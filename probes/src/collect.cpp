@@ -6,12 +6,12 @@
 #include <fmt/format.h>
 
 #include "perfgate/probes/runtime_kinds.hpp"
-#include "perfgate/probes/linux_files.hpp"
+#include "linux_files.hpp"
 #include "perfgate/probes/probe.hpp"
-#include "perfgate/probes/rocm_versions.hpp"
-#include "perfgate/probes/sysctl.hpp"
+#include "rocm_versions.hpp"
+#include "sysctl.hpp"
 #include "perfgate/probes/sysroot.hpp"
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 #include "perfgate/probes/tool_runner.hpp"
 
 namespace perfgate::probes {

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "perfgate/probes/contention.hpp"
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 namespace perfgate::probes {
 namespace {

@@ -2,7 +2,7 @@
 #include <cstdlib>
 
 #include "perfgate/probes/contention.hpp"
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 namespace perfgate::probes {
 

@@ -1,7 +1,7 @@
 #include <cstdlib>
 
 #include "perfgate/probes/contention.hpp"
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 #include "perfgate/probes/tool_runner.hpp"
 
 namespace perfgate::probes {

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 namespace perfgate::probes {
 

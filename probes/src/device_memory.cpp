@@ -1,4 +1,4 @@
-#include "perfgate/probes/device_memory.hpp"
+#include "device_memory.hpp"
 
 #include "perfgate/core/host_tag_rule.hpp"
 

@@ -2,10 +2,10 @@
 // which source decided it. Pure: no processes, no files (except thresholds/ for the headroom).
 #include <fmt/format.h>
 
-#include "perfgate/probes/amd_chips.hpp"
-#include "perfgate/probes/device_memory.hpp"
+#include "amd_chips.hpp"
+#include "device_memory.hpp"
 #include "perfgate/probes/host_facts.hpp"
-#include "perfgate/probes/host_tag.hpp"
+#include "host_tag.hpp"
 #include "perfgate/probes/observations.hpp"
 
 namespace perfgate::probes {

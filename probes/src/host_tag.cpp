@@ -1,4 +1,4 @@
-#include "perfgate/probes/host_tag.hpp"
+#include "host_tag.hpp"
 
 #include "perfgate/core/host_tag_rule.hpp"
 
@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "perfgate/probes/amd_chips.hpp"
-#include "perfgate/probes/text.hpp"
+#include "amd_chips.hpp"
+#include "text.hpp"
 
 namespace perfgate::probes {
 

@@ -1,9 +1,9 @@
-#include "perfgate/probes/linux_files.hpp"
+#include "linux_files.hpp"
 
 #include <charconv>
 #include <system_error>
 
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 namespace perfgate::probes {
 

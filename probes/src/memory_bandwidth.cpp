@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 namespace perfgate::probes {
 

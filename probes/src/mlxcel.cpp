@@ -3,7 +3,7 @@
 #include <cmath>
 #include <regex>
 
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 namespace perfgate::probes {
 

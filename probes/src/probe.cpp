@@ -5,7 +5,7 @@
 
 #include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/core/text.hpp"
-#include "perfgate/probes/host_tag.hpp"
+#include "host_tag.hpp"
 #include "perfgate/probes/runtime_kinds.hpp"
 
 namespace perfgate::probes {

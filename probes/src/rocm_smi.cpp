@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 namespace perfgate::probes {
 

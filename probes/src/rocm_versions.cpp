@@ -1,8 +1,8 @@
-#include "perfgate/probes/rocm_versions.hpp"
+#include "rocm_versions.hpp"
 
 #include <regex>
 
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 namespace perfgate::probes {
 

@@ -2,7 +2,7 @@
 
 #include <regex>
 
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 namespace perfgate::probes {
 

@@ -1,8 +1,8 @@
-#include "perfgate/probes/sysctl.hpp"
+#include "sysctl.hpp"
 
 #include <regex>
 
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 namespace perfgate::probes {
 

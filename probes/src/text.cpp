@@ -1,4 +1,4 @@
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <cctype>

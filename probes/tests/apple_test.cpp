@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "perfgate/probes/device_memory.hpp"
+#include "device_memory.hpp"
 #include "perfgate/probes/metal_init.hpp"
-#include "perfgate/probes/sysctl.hpp"
+#include "sysctl.hpp"
 #include "test_support.hpp"
 
 using namespace perfgate::probes;

@@ -3,7 +3,7 @@
 #include <boost/filesystem.hpp>
 #include <fstream>
 
-#include "perfgate/probes/device_memory.hpp"
+#include "device_memory.hpp"
 #include "test_support.hpp"
 
 using namespace perfgate::probes;

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "perfgate/core/host_tag_rule.hpp"
-#include "perfgate/probes/host_tag.hpp"
+#include "host_tag.hpp"
 #include "test_support.hpp"
 
 using namespace perfgate::probes;

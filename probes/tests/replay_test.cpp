@@ -4,8 +4,8 @@
 
 #include <chrono>
 
-#include "perfgate/probes/device_memory.hpp"
-#include "perfgate/probes/host_tag.hpp"
+#include "device_memory.hpp"
+#include "host_tag.hpp"
 #include "test_support.hpp"
 
 using namespace perfgate::probes;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "perfgate/probes/host_tag.hpp"
+#include "host_tag.hpp"
 #include "perfgate/probes/probe.hpp"
 #include "perfgate/probes/runtime_kinds.hpp"
 #include "test_support.hpp"

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "perfgate/probes/text.hpp"
+#include "text.hpp"
 
 using namespace perfgate::probes;
 

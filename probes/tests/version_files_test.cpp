@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "perfgate/probes/linux_files.hpp"
-#include "perfgate/probes/rocm_versions.hpp"
+#include "linux_files.hpp"
+#include "rocm_versions.hpp"
 #include "test_support.hpp"
 
 using namespace perfgate::probes;

@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 
 #include "perfgate/gates/calendar.hpp"
-#include "perfgate/report/escape.hpp"
-#include "perfgate/report/gnuplot.hpp"
+#include "escape.hpp"
+#include "gnuplot.hpp"
 
 namespace perfgate::report {
 namespace fs = boost::filesystem;

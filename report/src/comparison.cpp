@@ -1,4 +1,4 @@
-#include "perfgate/report/comparison.hpp"
+#include "comparison.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "perfgate/report/environment.hpp"
+#include "environment.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -7,8 +7,8 @@
 
 #include "distinct.hpp"
 #include "perfgate/gates/file_name.hpp"
-#include "perfgate/report/escape.hpp"
-#include "perfgate/report/hardware_string.hpp"
+#include "escape.hpp"
+#include "hardware_string.hpp"
 
 namespace perfgate::report {
 namespace {

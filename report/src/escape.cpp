@@ -1,4 +1,4 @@
-#include "perfgate/report/escape.hpp"
+#include "escape.hpp"
 
 #include <algorithm>
 

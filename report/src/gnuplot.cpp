@@ -1,4 +1,4 @@
-#include "perfgate/report/gnuplot.hpp"
+#include "gnuplot.hpp"
 
 #include <chrono>
 #include <fstream>

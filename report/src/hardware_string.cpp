@@ -1,4 +1,4 @@
-#include "perfgate/report/hardware_string.hpp"
+#include "hardware_string.hpp"
 
 #include <regex>
 #include <vector>

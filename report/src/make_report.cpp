@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "perfgate/gates/host_thresholds.hpp"
-#include "perfgate/report/page.hpp"
+#include "page.hpp"
 
 namespace perfgate::report {
 namespace fs = boost::filesystem;

@@ -1,4 +1,4 @@
-#include "perfgate/report/page.hpp"
+#include "page.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 
 #include "distinct.hpp"
 #include "perfgate/core/project_paths.hpp"
-#include "perfgate/report/escape.hpp"
+#include "escape.hpp"
 
 namespace perfgate::report {
 namespace {

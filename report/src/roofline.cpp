@@ -1,4 +1,4 @@
-#include "perfgate/report/roofline.hpp"
+#include "roofline.hpp"
 
 #include <fstream>
 #include <sstream>

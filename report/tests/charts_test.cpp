@@ -3,7 +3,7 @@
 #include <boost/filesystem.hpp>
 
 #include "perfgate/report/charts.hpp"
-#include "perfgate/report/gnuplot.hpp"
+#include "gnuplot.hpp"
 #include "perfgate/report/make_report.hpp"
 #include "report_test_support.hpp"
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "perfgate/report/comparison.hpp"
+#include "comparison.hpp"
 #include "report_test_support.hpp"
 
 using namespace perfgate;

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "perfgate/report/escape.hpp"
+#include "escape.hpp"
 
 using namespace perfgate::report;
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "perfgate/report/hardware_string.hpp"
+#include "hardware_string.hpp"
 
 using namespace perfgate::report;
 

@@ -6,7 +6,7 @@
 #include <boost/filesystem.hpp>
 
 #include "perfgate/core/csv.hpp"
-#include "perfgate/report/escape.hpp"
+#include "escape.hpp"
 #include "perfgate/report/make_report.hpp"
 #include "report_test_support.hpp"
 

@@ -7,8 +7,8 @@
 #include <boost/filesystem.hpp>
 #include <fmt/format.h>
 
-#include "perfgate/report/escape.hpp"
-#include "perfgate/report/gnuplot.hpp"
+#include "escape.hpp"
+#include "gnuplot.hpp"
 #include "perfgate/report/make_report.hpp"
 #include "report_test_support.hpp"
 

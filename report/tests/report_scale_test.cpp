@@ -8,9 +8,9 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include "perfgate/report/comparison.hpp"
-#include "perfgate/report/escape.hpp"
-#include "perfgate/report/page.hpp"
+#include "comparison.hpp"
+#include "escape.hpp"
+#include "page.hpp"
 #include "perfgate/report/report_data.hpp"
 
 using namespace perfgate;

@@ -4,9 +4,9 @@
 #include <string>
 
 #include "perfgate/report/charts.hpp"
-#include "perfgate/report/comparison.hpp"
-#include "perfgate/report/environment.hpp"
-#include "perfgate/report/roofline.hpp"
+#include "comparison.hpp"
+#include "environment.hpp"
+#include "roofline.hpp"
 
 namespace perfgate::report {
 
