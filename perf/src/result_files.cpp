@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "perfgate/core/backend.hpp"
 #include "perfgate/core/csv.hpp"
 #include "perfgate/core/file_read.hpp"
 #include "perfgate/core/text.hpp"
@@ -18,9 +19,11 @@ namespace {
 std::string backend_of(const std::string& backends) {
     std::string lower;
     for (char c : backends) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (const char* b : {"rocm", "cuda", "metal", "vulkan"})
-        if (lower.find(b) != std::string::npos) return b;
-    return "cpu";
+    // Any accelerator named wins over the CPU ("CUDA,CPU" is cuda); the first in perfgate's list.
+    const std::string_view cpu = to_string(Backend::cpu);
+    for (const char* b : backend_names)
+        if (b != cpu && lower.find(b) != std::string::npos) return b;
+    return std::string(cpu);
 }
 
 std::string model_name_of(const LlamaBenchTest& t) {
