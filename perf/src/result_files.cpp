@@ -1,6 +1,7 @@
 #include "perfgate/perf/result_files.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <filesystem>
@@ -32,12 +33,6 @@ std::string model_name_of(const LlamaBenchTest& t) {
     return name.empty() ? t.model_type : name;
 }
 
-std::string join(const std::vector<std::string>& parts, const char* sep) {
-    std::string out;
-    for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
-    return out;
-}
-
 Status check_rate(const LlamaBenchTest& t, const std::string& origin) {
     auto bad = [](double v) { return !std::isfinite(v) || v < 0; };
     bool wrong = (t.avg_ts && bad(*t.avg_ts)) || (t.avg_ns && bad(*t.avg_ns));
@@ -62,7 +57,7 @@ ResultRow base_row(const LlamaBenchTest& t, const std::string& origin, const std
     r.model_bytes = t.model_size;
     if (auto space = t.model_type.find_last_of(' '); space != std::string::npos) r.format = t.model_type.substr(space + 1);
     r.batch = 1;  // llama-bench measures one sequence; n_batch is its logical batch size, kept in flags
-    r.flags = join(t.configuration, " ");
+    r.flags = fmt::format("{}", fmt::join(t.configuration, " "));
     r.source_file = origin;
     r.source_line = t.line;
     return r;
@@ -99,7 +94,7 @@ Expected<std::vector<ResultRow>> llama_bench_rows(const std::vector<LlamaBenchTe
     for (const auto& t : tests) {
         if (!t.is_prefill() && !t.is_decode()) continue;  // -pg tests: no headline number
         if (auto st = check_rate(t, origin); !st) return st.error();
-        const std::pair key{model_name_of(t), join(t.configuration, " ")};
+        const std::pair key{model_name_of(t), fmt::format("{}", fmt::join(t.configuration, " "))};
         if (!groups.count(key)) order.push_back(key);
         auto& [pp, tg] = groups[key];
         (t.is_prefill() ? pp : tg).push_back(&t);
@@ -122,7 +117,7 @@ Expected<std::vector<ResultRow>> llama_bench_rows(const std::vector<LlamaBenchTe
             const auto* first = pp.empty() ? tg.front() : pp.front();
             for (const auto& kv : first->configuration)
                 if (values[kv.substr(0, kv.find('='))].size() > 1) differing.push_back(kv);
-            model += " [" + join(differing, ",") + "]";
+            model += fmt::format(" [{}]", fmt::join(differing, ","));
         }
         for (std::size_t k = 0; k < std::max(pp.size(), tg.size()); ++k) {
             const LlamaBenchTest* first = k < pp.size() ? pp[k] : tg[k];
