@@ -77,8 +77,8 @@ if(TARGET perfgate_perf)
   perfgate_fuzz_parsers(perfgate_fuzz_perf_parsers perfgate_perf
     SOURCES perf/src/suite.cpp perf/src/json_locator.cpp perf/src/adapter_util.cpp perf/src/adapter_llama_bench.cpp
             perf/src/adapter_mlxcel.cpp perf/src/adapter_mlx_lm.cpp perf/src/adapter_catch2.cpp
-            perf/src/adapter_command.cpp
-    LIBS nlohmann_json::nlohmann_json)
+            perf/src/adapter_command.cpp perf/src/xml_depth.cpp
+    LIBS nlohmann_json::nlohmann_json Boost::boost)
   perfgate_fuzz_target(fuzz_suite SOURCES suite_fuzz.cpp LIBS perfgate_fuzz_perf_parsers
                        SEEDS "${_src}/perf/suites" "${_regressions}/fuzz_suite")
   perfgate_fuzz_target(fuzz_adapters SOURCES adapters_fuzz.cpp LIBS perfgate_fuzz_perf_parsers

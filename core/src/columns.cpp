@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <type_traits>
 
 #include "perfgate/core/measure_rules.hpp"
@@ -79,14 +80,7 @@ const Column* find_column(std::string_view name) {
 
 namespace {
 
-std::string format_samples(const std::vector<double>& v) {
-    std::string out;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i) out += ';';
-        out += fmt::format("{}", v[i]);
-    }
-    return out;
-}
+std::string format_samples(const std::vector<double>& v) { return fmt::format("{}", fmt::join(v, ";")); }
 
 template <class T>
 std::optional<std::string> parse_number(std::string_view text, std::optional<T>& out) {

@@ -1,5 +1,6 @@
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -54,16 +55,12 @@ std::string header_line(bool with_arm) {
 }
 
 std::string format_row(const ResultRow& row, bool with_arm) {
-    std::string line;
-    bool first = true;
+    std::vector<std::string> fields;
     for (const auto& c : detail::schema_columns()) {
         if (!with_arm && c.name == kArmColumn) continue;
-        if (!first) line += ',';
-        first = false;
-        line += escape_csv_field(detail::format_field(row, c.field));
+        fields.push_back(escape_csv_field(detail::format_field(row, c.field)));
     }
-    line += '\n';
-    return line;
+    return fmt::format("{}\n", fmt::join(fields, ","));
 }
 
 }  // namespace

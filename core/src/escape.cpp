@@ -73,33 +73,19 @@ std::string markdown_text(std::string_view text) {
     return out;
 }
 
-std::string xml_text(std::string_view text) {
+std::string xml_characters(std::string_view text) {
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size();) {
         const std::size_t len = utf8_sequence_length(text, i);
-        if (len == 0) {  // the document says UTF-8: a stray byte would make it unreadable
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (len == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) {  // DEL is allowed in XML 1.0
             out += '?';
             ++i;
             continue;
         }
-        if (len > 1) {
-            out.append(text.substr(i, len));
-            i += len;
-            continue;
-        }
-        const char c = text[i++];
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
-            case '\n': out += "&#10;"; break;
-            case '\r': out += "&#13;"; break;
-            case '\t': out += "&#9;"; break;
-            default: out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;  // DEL is allowed in XML 1.0
-        }
+        out.append(text.substr(i, len));
+        i += len;
     }
     return out;
 }

@@ -45,14 +45,14 @@ TEST_CASE("markdown_text leaves no HTML, markup or table separator", "[core][esc
     CHECK(markdown_text("qwen3-0.6b") == "qwen3-0.6b");
 }
 
-TEST_CASE("xml_text escapes markup and drops what XML 1.0 cannot carry", "[core][escape]") {
-    const auto s = xml_text(hostile + "\"'&\n\xff");
-    CHECK(s.find('<') == std::string::npos);
-    CHECK(s.find('>') == std::string::npos);
-    CHECK(s.find('"') == std::string::npos);
+TEST_CASE("xml_characters keeps only what XML 1.0 can carry", "[core][escape]") {
+    const auto s = xml_characters(hostile + "\"'&\n\t\r\x7f" + "\xc2\x9b" + "\x01\xff");
     CHECK(s.find('\x1b') == std::string::npos);
+    CHECK(s.find('\x01') == std::string::npos);
     CHECK(s.find('\xff') == std::string::npos);
-    CHECK_THAT(s, Catch::Contains("&lt;/details&gt;&lt;img src=x onerror=alert(1)&gt;|name&quot;&apos;&amp;&#10;?"));
+    // Markup is the XML writer's to escape; tab, newline, CR, DEL and C1 are XML 1.0 characters.
+    CHECK(s == "evil?[31m</details><img src=x onerror=alert(1)>|name\"'&\n\t\r\x7f\xc2\x9b??");
+    CHECK(xml_characters("σ café ⚠") == "σ café ⚠");
 }
 
 TEST_CASE("counted puts the noun in the right number", "[core][text]") {

@@ -1,8 +1,6 @@
 #include "perfgate/gates/file_name.hpp"
 
-#include <algorithm>
-#include <array>
-
+#include "perfgate/core/backend.hpp"
 #include "perfgate/core/calendar_date.hpp"
 #include "perfgate/gates/calendar.hpp"
 
@@ -32,10 +30,7 @@ std::string join(const std::vector<std::string>& fields, std::size_t from, std::
 
 }  // namespace
 
-bool is_backend_name(std::string_view series) {
-    static constexpr std::array<std::string_view, 5> backends{"metal", "cuda", "rocm", "vulkan", "cpu"};
-    return std::find(backends.begin(), backends.end(), series) != backends.end();
-}
+bool is_backend_name(std::string_view series) { return backend_from_string(series).has_value(); }
 
 std::string runtime_of_series(std::string_view series) {
     return is_backend_name(series) ? std::string("mlxcel") : std::string(series);

@@ -1,6 +1,7 @@
 #include "perfgate/gates/gate.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -87,16 +88,15 @@ void finish_pair_verdict(PairReport& p) {
     Verdict worst = Verdict::unchanged;
     for (const auto& m : p.metrics) worst = std::min(worst, m.verdict);
     p.verdict = worst;
-    std::string reasons;
+    std::vector<std::string> reasons;
     for (const auto& m : p.metrics) {
         if (m.verdict != worst) continue;
-        if (!m.reason.empty()) reasons += (reasons.empty() ? "" : "; ") + m.metric + ": " + m.reason;
+        if (!m.reason.empty()) reasons.push_back(m.metric + ": " + m.reason);
         else if (fails_gate(worst) && m.change)
-            reasons += fmt::format("{}{} {:+.1f}% (limit -{:.1f}%{})", reasons.empty() ? "" : "; ", m.metric,
-                                   *m.change * 100, m.max_drop * 100,
-                                   m.p_value ? fmt::format(", p = {:.3g}", *m.p_value) : std::string());
+            reasons.push_back(fmt::format("{} {:+.1f}% (limit -{:.1f}%{})", m.metric, *m.change * 100, m.max_drop * 100,
+                                          m.p_value ? fmt::format(", p = {:.3g}", *m.p_value) : std::string()));
     }
-    if (!reasons.empty()) p.reason = reasons;
+    if (!reasons.empty()) p.reason = fmt::format("{}", fmt::join(reasons, "; "));
 }
 
 // Every metric gets the pair's verdict (used for status verdicts: failed, skipped, new, ...). The

@@ -1,3 +1,10 @@
+// JUnit XML through Boost.PropertyTree's writer, which escapes & < > " '. Every value first goes
+// through xml_characters (perfgate/core/escape.hpp): names and reasons come from CSVs, and the
+// writer would pass on control characters that XML 1.0 cannot carry.
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
+#include <sstream>
+
 #include "perfgate/core/escape.hpp"
 #include "perfgate/gates/render.hpp"
 #include "render_common.hpp"
@@ -5,14 +12,35 @@
 namespace perfgate::gates {
 namespace {
 
-// Every value goes through xml_text (perfgate/core/escape.hpp): names and reasons come from CSVs.
-std::string xml(const std::string& text) { return xml_text(text); }
+namespace pt = boost::property_tree;
+
+pt::ptree& add_element(pt::ptree& parent, const char* name) { return parent.add_child(name, pt::ptree()); }
+
+// Line breaks and tabs stay as they are: in an attribute value a reader sees them as spaces (XML's
+// attribute-value normalisation), in element text as written. The writer has no character references.
+void set_attribute(pt::ptree& element, const char* name, const std::string& value) {
+    element.add(std::string("<xmlattr>.") + name, xml_characters(value));
+}
+
+void set_text(pt::ptree& element, const std::string& text) { element.put_value(xml_characters(text)); }
 
 }  // namespace
 
 std::string render_junit(const GateReport& report) {
+    pt::ptree doc;
+    auto& suites = add_element(doc, "testsuites");
+    auto& suite = add_element(suites, "testsuite");
+    if (!report.warnings.empty() || !report.notes.empty()) {
+        auto& properties = add_element(suite, "properties");
+        const auto add_property = [&](const char* name, const std::string& value) {
+            auto& property = add_element(properties, "property");
+            set_attribute(property, "name", name);
+            set_attribute(property, "value", value);
+        };
+        for (const auto& w : report.warnings) add_property("warning", w);
+        for (const auto& n : report.notes) add_property("note", n);
+    }
     std::size_t tests = 0, failures = 0, skipped = 0;
-    std::string cases;
     for (const auto& p : report.pairs) {
         const std::string classname = fmt::format("perfgate.{}.{}.{}", p.runtime, p.host, p.harness);
         for (const auto& m : p.metrics) {
@@ -21,54 +49,58 @@ std::string render_junit(const GateReport& report) {
                                                   detail::number(m.baseline_value), detail::number(m.current_value),
                                                   detail::percent(m.change), m.reason.empty() ? "" : "; ", m.reason);
             for (const auto& w : p.warnings) detail_text += "; " + w;
+            auto& testcase = add_element(suite, "testcase");
+            set_attribute(testcase, "classname", classname);
+            set_attribute(testcase, "name", detail::pair_title(p) + " " + m.metric);
             // time: a testcase is a comparison of recorded numbers, which takes no measurable time;
             // the measurement's own time is in CTest's report of the pair's test. Some report
             // readers reject a testcase without the attribute.
-            cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"0\">\n", xml(classname),
-                                 xml(detail::pair_title(p) + " " + m.metric));
+            set_attribute(testcase, "time", "0");
             if (fails_gate(m.verdict)) {
                 ++failures;
                 // The body repeats the message with where the numbers came from: GitLab shows the
                 // body, not the message, and some readers choke on an empty failure.
-                const std::string body = fmt::format("{}\nrun: {}\nbaseline: {}", detail_text,
-                                                     p.current_source.empty() ? "(in memory)" : p.current_source,
-                                                     p.baseline_source.empty() ? "(none)" : p.baseline_source);
-                cases += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
-                                     xml(to_string(m.verdict)), xml(detail_text), xml(body));
+                auto& failure = add_element(testcase, "failure");
+                set_attribute(failure, "type", to_string(m.verdict));
+                set_attribute(failure, "message", detail_text);
+                set_text(failure, fmt::format("{}\nrun: {}\nbaseline: {}", detail_text,
+                                              p.current_source.empty() ? "(in memory)" : p.current_source,
+                                              p.baseline_source.empty() ? "(none)" : p.baseline_source));
             } else if (m.verdict == Verdict::skipped || m.verdict == Verdict::missing ||
                        m.verdict == Verdict::new_pair || m.verdict == Verdict::not_comparable) {
                 ++skipped;
-                cases += fmt::format("      <skipped message=\"{}\"/>\n", xml(detail_text));
+                set_attribute(add_element(testcase, "skipped"), "message", detail_text);
             } else {
-                cases += fmt::format("      <system-out>{}</system-out>\n", xml(detail_text));
+                set_text(add_element(testcase, "system-out"), detail_text);
             }
-            cases += "    </testcase>\n";
         }
     }
     if (!report.empty_run_failure.empty()) {
         // The run as a whole failed without any failing pair: one testcase carries the reason.
         ++tests;
         ++failures;
-        cases += fmt::format("    <testcase classname=\"perfgate.gate\" name=\"compared anything\">\n"
-                             "      <failure type=\"empty run\" message=\"{0}\">{0}</failure>\n    </testcase>\n",
-                             xml(report.empty_run_failure));
+        auto& testcase = add_element(suite, "testcase");
+        set_attribute(testcase, "classname", "perfgate.gate");
+        set_attribute(testcase, "name", "compared anything");
+        auto& failure = add_element(testcase, "failure");
+        set_attribute(failure, "type", "empty run");
+        set_attribute(failure, "message", report.empty_run_failure);
+        set_text(failure, report.empty_run_failure);
     }
-    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    out += fmt::format("<testsuites name=\"perfgate\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n", tests, failures,
-                       skipped);
-    out += fmt::format(
-        "  <testsuite name=\"perfgate.gate\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"0\">\n", tests,
-        failures, skipped);
-    if (!report.warnings.empty() || !report.notes.empty()) {
-        out += "    <properties>\n";
-        for (const auto& w : report.warnings)
-            out += fmt::format("      <property name=\"warning\" value=\"{}\"/>\n", xml(w));
-        for (const auto& n : report.notes) out += fmt::format("      <property name=\"note\" value=\"{}\"/>\n", xml(n));
-        out += "    </properties>\n";
-    }
-    out += cases;
-    out += "  </testsuite>\n</testsuites>\n";
-    return out;
+    // The counts are known now; the writer puts attributes in the start tag wherever they were added.
+    set_attribute(suites, "name", "perfgate");
+    set_attribute(suites, "tests", std::to_string(tests));
+    set_attribute(suites, "failures", std::to_string(failures));
+    set_attribute(suites, "skipped", std::to_string(skipped));
+    set_attribute(suite, "name", "perfgate.gate");
+    set_attribute(suite, "tests", std::to_string(tests));
+    set_attribute(suite, "failures", std::to_string(failures));
+    set_attribute(suite, "errors", "0");
+    set_attribute(suite, "skipped", std::to_string(skipped));
+    set_attribute(suite, "time", "0");
+    std::ostringstream out;
+    pt::write_xml(out, doc, pt::xml_writer_make_settings<std::string>(' ', 2, "UTF-8"));
+    return out.str();
 }
 
 }  // namespace perfgate::gates

@@ -1,3 +1,5 @@
+#include <fmt/ranges.h>
+
 #include "perfgate/core/escape.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/gates/render.hpp"
@@ -18,11 +20,12 @@ void table(std::string& out, const std::vector<const PairReport*>& pairs) {
         for (const auto& m : p->metrics) {
             std::string test = m.test;
             if (m.p_value) test += fmt::format(" p={:.3g}", *m.p_value);
-            std::string reason = md(m.reason);
-            for (const auto& w : p->warnings) reason += (reason.empty() ? "" : "; ") + ("⚠ " + md(w));
+            std::vector<std::string> reason;
+            if (!m.reason.empty()) reason.push_back(md(m.reason));
+            for (const auto& w : p->warnings) reason.push_back("⚠ " + md(w));
             out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", to_string(m.verdict),
                                md(detail::pair_title(*p)), m.metric, detail::number(m.baseline_value),
-                               detail::number(m.current_value), detail::percent(m.change), test, reason);
+                               detail::number(m.current_value), detail::percent(m.change), test, fmt::join(reason, "; "));
         }
 }
 

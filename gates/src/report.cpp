@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfgate/core/text.hpp"
 
@@ -63,7 +64,7 @@ void apply_empty_run_policy(GateReport& report, EmptyRun policy) {
 }
 
 std::string verdict_counts(const GateReport& report) {
-    std::string out;
+    std::vector<std::string> parts;
     for (int v = static_cast<int>(Verdict::failed); v <= static_cast<int>(Verdict::unchanged); ++v) {
         const auto verdict = static_cast<Verdict>(v);
         const std::size_t n = report.count(verdict);
@@ -71,9 +72,9 @@ std::string verdict_counts(const GateReport& report) {
         // "1 new pair" reads better than "1 pair new"; every other verdict follows the noun.
         const std::string part = verdict == Verdict::new_pair ? counted(n, "new pair")
                                                               : counted(n, "pair") + " " + to_string(verdict);
-        out += (out.empty() ? "" : ", ") + part;
+        parts.push_back(part);
     }
-    return out.empty() ? "no pairs" : out;
+    return parts.empty() ? "no pairs" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 int exit_code(const GateReport& report) {

@@ -3,11 +3,16 @@
 
 #include <fnmatch.h>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <tuple>
 #include <nlohmann/json.hpp>
+#include <ranges>
+#include <span>
+#include <tuple>
 
 #include "json_locate.hpp"
 #include "perfgate/gates/calendar.hpp"
@@ -75,9 +80,8 @@ Status check_keys(const Validator& v, const json& obj, const std::string& pointe
                   std::initializer_list<std::string_view> allowed) {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
         if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end()) {
-            std::string list;
-            for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-            return v.error(pointer + "/" + it.key(), "unknown key \"" + it.key() + "\" (allowed: " + list + ")");
+            return v.error(pointer + "/" + it.key(),
+                           fmt::format("unknown key \"{}\" (allowed: {})", it.key(), fmt::join(allowed, ", ")));
         }
     }
     return Ok{};
@@ -113,9 +117,9 @@ Status check_calibration(const Validator& v, const json& obj, const std::string&
         const std::string p = pointer + "/" + it.key();
         const Spec* spec = std::find_if(begin, end, [&](const Spec& s) { return it.key() == s.key; });
         if (spec == end) {
-            std::string list;
-            for (const Spec* s = begin; s != end; ++s) list += (list.empty() ? "" : ", ") + std::string(s->key);
-            return v.error(p, "unknown key \"" + it.key() + "\" in \"calibration\" (allowed: " + list + ")");
+            const auto keys = std::span(begin, end) | std::views::transform(&Spec::key);
+            return v.error(p, fmt::format("unknown key \"{}\" in \"calibration\" (allowed: {})", it.key(),
+                                          fmt::join(keys, ", ")));
         }
         const json& x = *it;
         const std::string key = "\"" + it.key() + "\"";
@@ -316,7 +320,7 @@ Threshold ThresholdSet::lookup(std::string_view metric, std::string_view model, 
             sources.push_back(rule.where);
         }
     }
-    for (const auto& s : sources) t.source += (t.source.empty() ? "" : ", ") + s;
+    t.source = fmt::format("{}", fmt::join(sources, ", "));
     return t;
 }
 

@@ -1,6 +1,7 @@
 #include "warnings.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace perfgate::gates::detail {
 
@@ -17,14 +18,14 @@ std::optional<std::string> fingerprint_change(const SampleGroup& baseline, const
         {"rocm", &ResultRow::rocm_version},         {"hip", &ResultRow::hip_version},
         {"cuda", &ResultRow::cuda_version},
     };
-    std::string changes;
+    std::vector<std::string> changes;
     for (const auto& f : fields) {
         const auto &x = b.*(f.member), &y = c.*(f.member);
         if (x.empty() || y.empty() || x == y) continue;
-        changes += fmt::format("{}{} {} -> {}", changes.empty() ? "" : ", ", f.name, x, y);
+        changes.push_back(fmt::format("{} {} -> {}", f.name, x, y));
     }
     if (changes.empty()) return std::nullopt;
-    return "fingerprint changed since the baseline: " + changes;
+    return fmt::format("fingerprint changed since the baseline: {}", fmt::join(changes, ", "));
 }
 
 Expected<std::optional<std::string>> superseded_baseline(BenchmarkHistory& history, const HistoryFile& baseline_file,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <ranges>
 #include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
@@ -43,19 +45,18 @@ std::string cell_name(const std::string& name) {
 }
 
 std::string process_list(const std::vector<probes::OtherProcess>& list, std::size_t max) {
-    std::string s;
-    for (std::size_t i = 0; i < list.size() && i < max; ++i)
-        s += (s.empty() ? "" : "+") + cell_name(list[i].name) + ":" + std::to_string(list[i].pid);
+    const auto cell = [](const probes::OtherProcess& p) { return cell_name(p.name) + ":" + std::to_string(p.pid); };
+    std::string s = fmt::format(
+        "{}", fmt::join(list | std::views::take(static_cast<std::ptrdiff_t>(max)) | std::views::transform(cell), "+"));
     if (list.size() > max) s += "+" + std::to_string(list.size() - max) + "more";
     return s;
 }
 
 std::string readable_list(const std::vector<probes::OtherProcess>& list) {
-    std::string s;
-    for (std::size_t i = 0; i < list.size() && i < 5; ++i)
-        s += (s.empty() ? "" : ", ") + (list[i].name.empty() ? std::string("?") : list[i].name) + " pid " +
-             std::to_string(list[i].pid);
-    return s;
+    const auto named = [](const probes::OtherProcess& p) {
+        return (p.name.empty() ? std::string("?") : p.name) + " pid " + std::to_string(p.pid);
+    };
+    return fmt::format("{}", fmt::join(list | std::views::take(5) | std::views::transform(named), ", "));
 }
 
 }  // namespace
@@ -146,9 +147,7 @@ std::string ContentionGuard::over_limits(const ContentionReading& r, bool with_l
     if (static_cast<std::int64_t>(r.gpu.size()) > limits_.max_gpu_processes)
         why.push_back(fmt::format("{} other process{} on the GPU ({}; limit {})", r.gpu.size(), r.gpu.size() == 1 ? "" : "es",
                                   readable_list(r.gpu), limits_.max_gpu_processes));
-    std::string s;
-    for (const auto& w : why) s += (s.empty() ? "" : "; ") + w;
-    return s;
+    return fmt::format("{}", fmt::join(why, "; "));
 }
 
 void ContentionGuard::note(const ContentionReading& r, const std::string& state) {

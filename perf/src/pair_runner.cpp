@@ -7,6 +7,7 @@
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <thread>
 
 #include "perfgate/core/escape.hpp"
@@ -100,11 +101,7 @@ std::string join(const std::vector<std::string>& args) {
     return s;
 }
 
-std::string samples_text(const std::vector<double>& v) {
-    std::string s;
-    for (double x : v) s += (s.empty() ? "" : ", ") + fmt::format("{:.2f}", x);
-    return s;
-}
+std::string samples_text(const std::vector<double>& v) { return fmt::format("{:.2f}", fmt::join(v, ", ")); }
 
 ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel& model, const HostContext& host,
                    const std::string& model_path, const std::vector<std::string>& args) {

@@ -1,12 +1,14 @@
 #include "perfgate/perf/result_files.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
 
+#include "perfgate/core/backend.hpp"
 #include "perfgate/core/csv.hpp"
 #include "perfgate/core/file_read.hpp"
 #include "perfgate/core/text.hpp"
@@ -18,21 +20,17 @@ namespace {
 std::string backend_of(const std::string& backends) {
     std::string lower;
     for (char c : backends) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (const char* b : {"rocm", "cuda", "metal", "vulkan"})
-        if (lower.find(b) != std::string::npos) return b;
-    return "cpu";
+    // Any accelerator named wins over the CPU ("CUDA,CPU" is cuda); the first in perfgate's list.
+    const std::string_view cpu = to_string(Backend::cpu);
+    for (const char* b : backend_names)
+        if (b != cpu && lower.find(b) != std::string::npos) return b;
+    return std::string(cpu);
 }
 
 std::string model_name_of(const LlamaBenchTest& t) {
     std::string name = std::filesystem::path(t.model_filename).filename().string();
     if (name.size() > 5 && name.ends_with(".gguf")) name.resize(name.size() - 5);
     return name.empty() ? t.model_type : name;
-}
-
-std::string join(const std::vector<std::string>& parts, const char* sep) {
-    std::string out;
-    for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
-    return out;
 }
 
 Status check_rate(const LlamaBenchTest& t, const std::string& origin) {
@@ -59,7 +57,7 @@ ResultRow base_row(const LlamaBenchTest& t, const std::string& origin, const std
     r.model_bytes = t.model_size;
     if (auto space = t.model_type.find_last_of(' '); space != std::string::npos) r.format = t.model_type.substr(space + 1);
     r.batch = 1;  // llama-bench measures one sequence; n_batch is its logical batch size, kept in flags
-    r.flags = join(t.configuration, " ");
+    r.flags = fmt::format("{}", fmt::join(t.configuration, " "));
     r.source_file = origin;
     r.source_line = t.line;
     return r;
@@ -96,7 +94,7 @@ Expected<std::vector<ResultRow>> llama_bench_rows(const std::vector<LlamaBenchTe
     for (const auto& t : tests) {
         if (!t.is_prefill() && !t.is_decode()) continue;  // -pg tests: no headline number
         if (auto st = check_rate(t, origin); !st) return st.error();
-        const std::pair key{model_name_of(t), join(t.configuration, " ")};
+        const std::pair key{model_name_of(t), fmt::format("{}", fmt::join(t.configuration, " "))};
         if (!groups.count(key)) order.push_back(key);
         auto& [pp, tg] = groups[key];
         (t.is_prefill() ? pp : tg).push_back(&t);
@@ -119,7 +117,7 @@ Expected<std::vector<ResultRow>> llama_bench_rows(const std::vector<LlamaBenchTe
             const auto* first = pp.empty() ? tg.front() : pp.front();
             for (const auto& kv : first->configuration)
                 if (values[kv.substr(0, kv.find('='))].size() > 1) differing.push_back(kv);
-            model += " [" + join(differing, ",") + "]";
+            model += fmt::format(" [{}]", fmt::join(differing, ","));
         }
         for (std::size_t k = 0; k < std::max(pp.size(), tg.size()); ++k) {
             const LlamaBenchTest* first = k < pp.size() ? pp[k] : tg[k];

@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 
 #include "json_locator.hpp"
+#include "perfgate/core/backend.hpp"
 
 namespace perfgate::perf {
 namespace {
@@ -325,9 +326,9 @@ Expected<Suite> parse_suite(const std::string& text, const std::string& origin, 
     s.name = r.string(doc, "", "suite", true).value_or("");
     if (!r.failed() && !is_safe_name(s.name)) r.fail("/suite", "suite name must match [A-Za-z0-9][A-Za-z0-9.-]*");
     s.backend = r.string(doc, "", "backend", true).value_or("");
-    static const std::set<std::string> backends{"cpu", "rocm", "cuda", "metal", "vulkan"};
-    if (!r.failed() && !backends.count(s.backend))
-        r.fail("/backend", "backend must be one of cpu, rocm, cuda, metal, vulkan (got \"" + s.backend + "\")");
+    if (!r.failed() && !backend_from_string(s.backend))
+        r.fail("/backend",
+               fmt::format("backend must be one of {} (got \"{}\")", fmt::join(backend_names, ", "), s.backend));
     if (auto it = doc.find("replay"); it != doc.end()) s.replay = it->is_boolean() && it->get<bool>();
     s.results_suffix = r.string(doc, "", "results_suffix", false).value_or(s.replay ? "replay" : "");
     if (!s.results_suffix.empty() && !is_safe_name(s.results_suffix))

@@ -119,6 +119,47 @@ TEST_CASE("Catch2 XML: a real recording of the Catch2 2.13 reporter", "[adapters
     CHECK_THAT(missing.error().message, Catch::Contains("sum of 1000 doubles"));
 }
 
+TEST_CASE("Catch2 XML: output that is not well-formed XML is an error with the line and an excerpt",
+          "[adapters][catch2]") {
+    auto text = test::slurp(test::data() / "recorded/catch2-benchmark.xml");
+    text.erase(text.find("</BenchmarkResults>"), std::string("</BenchmarkResults>").size());  // cut short
+    const auto m = parse_catch2_xml(text, "sum of 1000 doubles");
+    REQUIRE_FALSE(m);
+    CHECK_THAT(m.error().message, Catch::StartsWith("Catch2 XML: not well-formed XML (line ") &&
+                                      Catch::Contains("output begins: <?xml version="));
+    const auto garbage = parse_catch2_xml("Segmentation fault (core dumped)\n", "");
+    REQUIRE_FALSE(garbage);
+    CHECK_THAT(garbage.error().message, Catch::Contains("line 1") && Catch::Contains("Segmentation fault"));
+}
+
+TEST_CASE("Catch2 XML: a document nested deeper than any reporter writes is refused before the parse",
+          "[adapters][catch2][security]") {
+    // 200000 levels overflow the stack of the recursive parser; the refusal comes first.
+    std::string deep;
+    for (int i = 0; i < 200000; ++i) deep += "<a>";
+    auto m = parse_catch2_xml(deep, "");
+    REQUIRE_FALSE(m);
+    CHECK_THAT(m.error().message, Catch::Contains("nested deeper than 64 levels"));
+    // Levels hidden from a naive count: "/>" and "</" inside attribute values and comments, a
+    // quote inside an element name. Each still opens a level for the parser, and is counted.
+    for (const std::string level : {"<a x=\"/>\">", "<a x='</a>'>", "<a><!-- </a> -->", "<a\"><b y=\"\">"}) {
+        std::string hidden;
+        for (int i = 0; i < 70; ++i) hidden += level;
+        m = parse_catch2_xml(hidden, "");
+        REQUIRE_FALSE(m);
+        CHECK_THAT(m.error().message, Catch::Contains("nested deeper than 64 levels"));
+    }
+    // Sections nested a few levels, with self-closing siblings by the thousand, are fine.
+    std::string wide = "<Catch><Group><TestCase><Section><Section>";
+    for (int i = 0; i < 5000; ++i) wide += "<OverallResult success=\"true\"/>";
+    wide += "<BenchmarkResults name=\"b\" samples=\"3\"><mean value=\"2000\"/></BenchmarkResults>";
+    wide += "</Section></Section></TestCase></Group></Catch>";
+    m = parse_catch2_xml(wide, "b");
+    REQUIRE(m);
+    CHECK(*m->decode_tok_s == Approx(5e5));
+    CHECK(m->generated_tokens == 3);
+}
+
 TEST_CASE("command adapter: user regexes over a real llama-bench console table", "[adapters][command]") {
     CommandPatterns p;
     p.decode_tok_s = R"(tg128 \|\s+([0-9.]+) ±)";

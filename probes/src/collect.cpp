@@ -4,6 +4,7 @@
 #include <regex>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfgate/probes/runtime_kinds.hpp"
 #include "linux_files.hpp"
@@ -184,11 +185,7 @@ Observations collect_observations(const ProbeOptions& options) {
     } else {
         collect_macos(ctx);
     }
-    if (!ctx.missing.empty()) {
-        std::string list;
-        for (const auto& m : ctx.missing) list += (list.empty() ? "" : ", ") + m;
-        obs.warnings.push_back("not on PATH: " + list);
-    }
+    if (!ctx.missing.empty()) obs.warnings.push_back(fmt::format("not on PATH: {}", fmt::join(ctx.missing, ", ")));
     return obs;
 }
 

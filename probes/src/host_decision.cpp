@@ -27,6 +27,12 @@ struct Draft {
     std::optional<bool> uma;
 };
 
+// A backend as a runtime's output names it: one of perfgate's names, or HIP's name for rocm.
+std::optional<Backend> reported_backend(std::string_view text) {
+    if (text == "hip") return Backend::rocm;
+    return backend_from_string(text);
+}
+
 void set_if_empty(std::optional<std::string>& field, const std::optional<std::string>& value) {
     if (!field && value && !value->empty()) field = value;
 }
@@ -36,7 +42,7 @@ void from_runtime(const RuntimeReport& rt, Draft& d, std::vector<std::string>& w
     if (rt.mlxcel) {
         const auto& m = *rt.mlxcel;
         if (m.backend) {
-            if (auto b = backend_from_string(*m.backend)) { d.backend = b; d.backend_source = source; }
+            if (auto b = reported_backend(*m.backend)) { d.backend = b; d.backend_source = source; }
             else warnings.push_back(fmt::format("{} reported an unknown backend '{}'", rt.kind, *m.backend));
         } else if (m.runtime_device && m.runtime_device->find("Metal") != std::string::npos) {
             d.backend = Backend::metal;
@@ -52,7 +58,7 @@ void from_runtime(const RuntimeReport& rt, Draft& d, std::vector<std::string>& w
         const auto& l = *rt.llama;
         if (l.init_failure) warnings.push_back(rt.kind + ": " + *l.init_failure);
         if (!l.devices.empty() && l.backend) {
-            if (auto b = backend_from_string(*l.backend)) { d.backend = b; d.backend_source = source; }
+            if (auto b = reported_backend(*l.backend)) { d.backend = b; d.backend_source = source; }
             const auto& dev = l.devices.front();
             d.name = dev.name;
             if (dev.gfx_arch) d.reported_arch = dev.gfx_arch;

@@ -4,24 +4,6 @@
 
 namespace perfgate::probes {
 
-const char* to_string(Backend backend) {
-    switch (backend) {
-        case Backend::rocm: return "rocm";
-        case Backend::cuda: return "cuda";
-        case Backend::metal: return "metal";
-        case Backend::vulkan: return "vulkan";
-        case Backend::cpu: return "cpu";
-    }
-    return "cpu";
-}
-
-std::optional<Backend> backend_from_string(const std::string& text) {
-    for (auto b : {Backend::rocm, Backend::cuda, Backend::metal, Backend::vulkan, Backend::cpu})
-        if (text == to_string(b)) return b;
-    if (text == "hip") return Backend::rocm;
-    return std::nullopt;
-}
-
 namespace {
 template <class T>
 nlohmann::json or_null(const std::optional<T>& value) {

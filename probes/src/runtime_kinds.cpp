@@ -1,5 +1,10 @@
 #include "perfgate/probes/runtime_kinds.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <ranges>
+
 namespace perfgate::probes {
 
 const std::vector<RuntimeKind>& runtime_kinds() {
@@ -17,9 +22,7 @@ const std::vector<RuntimeKind>& runtime_kinds() {
 }
 
 std::string runtime_kind_names() {
-    std::string out;
-    for (const auto& k : runtime_kinds()) out += (out.empty() ? "" : ", ") + std::string(k.name);
-    return out;
+    return fmt::format("{}", fmt::join(runtime_kinds() | std::views::transform(&RuntimeKind::name), ", "));
 }
 
 Expected<RuntimeKind> find_runtime_kind(std::string_view name) {

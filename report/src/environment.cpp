@@ -4,6 +4,7 @@
 #include <functional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "distinct.hpp"
 #include "perfgate/gates/file_name.hpp"
@@ -16,12 +17,6 @@ namespace {
 using Rows = std::vector<const ResultRow*>;
 
 using detail::distinct;
-
-std::string joined(const std::vector<std::string>& values) {
-    std::string out;
-    for (const auto& v : values) out += (out.empty() ? "" : "; ") + v;
-    return out;
-}
 
 std::string gib(std::uint64_t bytes) {
     return fmt::format("{:.1f} GiB ({} bytes)", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0), bytes);
@@ -39,7 +34,7 @@ public:
         if (values.empty()) fields_.push_back({std::move(label), not_recorded, ""});
         else {
             if (values.size() > 1) source += " (differs between rows)";
-            fields_.push_back({std::move(label), joined(values), std::move(source)});
+            fields_.push_back({std::move(label), fmt::format("{}", fmt::join(values, "; ")), std::move(source)});
         }
     }
     // The first source that has a value wins.

@@ -4,6 +4,7 @@
 
 #include <boost/filesystem.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfgate/gates/host_thresholds.hpp"
 #include "page.hpp"
@@ -13,11 +14,7 @@ namespace fs = boost::filesystem;
 
 namespace {
 
-std::string runtime_list(const ReportData& d) {
-    std::string out;
-    for (const auto& r : d.runtimes) out += (out.empty() ? "" : ", ") + r;
-    return out;
-}
+std::string runtime_list(const ReportData& d) { return fmt::format("{}", fmt::join(d.runtimes, ", ")); }
 
 }  // namespace
 

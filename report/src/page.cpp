@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <ranges>
 #include <set>
 #include <unordered_map>
 
 #include <boost/filesystem.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "distinct.hpp"
 #include "perfgate/core/project_paths.hpp"
@@ -36,9 +38,7 @@ std::string opt(const std::optional<std::int64_t>& v) { return v ? std::to_strin
 
 std::string list_or_not_recorded(const std::vector<std::string>& values) {
     if (values.empty()) return not_recorded;
-    std::string out;
-    for (const auto& v : values) out += (out.empty() ? "" : ", ") + md(v);
-    return out;
+    return fmt::format("{}", fmt::join(values | std::views::transform(md), ", "));
 }
 
 std::string tok_s(const std::optional<Spread>& s) {
@@ -69,9 +69,7 @@ std::string data_label(const ModelLine& line) {
     if (line.imported) parts.push_back("imported from mlxcel CSV");
     else parts.push_back("perfgate run");
     if (line.synthetic) parts.push_back("synthetic");
-    std::string out;
-    for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
-    return out;
+    return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 // Mixture-of-experts models read only their active experts per token; the CSV has no active-byte
@@ -88,23 +86,22 @@ bool looks_like_mixture_of_experts(const std::string& model) {
 std::string efficiency_text(const ModelLine& line, const std::vector<std::string>& runtimes, const Bandwidth& bw) {
     if (!line.model_bytes) return "model size not recorded";
     const bool moe = looks_like_mixture_of_experts(line.model);
-    std::string out;
+    std::vector<std::string> parts;
     for (const auto& rt : runtimes) {
         auto it = line.cells.find(rt);
         if (it == line.cells.end() || it->second.status != "ok" || !it->second.decode) continue;
         // `model_bytes` is the size of the line's checkpoint; a runtime that builds its own
         // weights in another format (transformers in bf16) reads a size nobody recorded.
         if (!it->second.format.empty() && !line.format.empty() && it->second.format != line.format) {
-            out += fmt::format("{}{}: - ({} weights, size not recorded)", out.empty() ? "" : "; ", md(rt),
-                               md(it->second.format));
+            parts.push_back(fmt::format("{}: - ({} weights, size not recorded)", md(rt), md(it->second.format)));
             continue;
         }
         auto eff = decode_efficiency(line.model_bytes, it->second.decode->median, bw);
         if (!eff) continue;
-        out += fmt::format("{}{}: {}{:.1f}%", out.empty() ? "" : "; ", md(rt), moe ? "≤ " : "", *eff * 100.0);
+        parts.push_back(fmt::format("{}: {}{:.1f}%", md(rt), moe ? "≤ " : "", *eff * 100.0));
     }
-    if (out.empty()) return "-";
-    return moe ? out + " (MoE: upper bound)" : out;
+    if (parts.empty()) return "-";
+    return fmt::format("{}{}", fmt::join(parts, "; "), moe ? " (MoE: upper bound)" : "");
 }
 
 std::string model_cell(const ModelLine& line) {
@@ -133,20 +130,16 @@ std::string prompt_gen_cell(const ModelLine& line, const std::vector<std::string
             if (std::find(all.begin(), all.end(), pg) == all.end()) all.push_back(pg);
     }
     if (all.empty()) return "-";
-    std::string out;
-    for (const auto& v : all) out += (out.empty() ? "" : ", ") + v;
-    return out;
+    return fmt::format("{}", fmt::join(all, ", "));
 }
 
 void render_header(std::string& p, const PageInputs& in) {
     const auto& d = *in.data;
     const Rows rows = d.all_rows();
-    std::string runtimes;
-    for (const auto& rt : d.runtimes) runtimes += (runtimes.empty() ? "" : " vs ") + md(rt);
-    std::string hosts;
-    for (const auto& h : d.hosts) hosts += (hosts.empty() ? "" : ", ") + md(h.empty() ? "unknown host" : h);
+    const auto host_name = [](const std::string& h) { return md(h.empty() ? "unknown host" : h); };
     const auto dates = distinct(rows, [](const ResultRow& r) { return r.date; });
-    p += fmt::format("# Benchmark results: {} on {} ({})\n\n", runtimes, hosts, list_or_not_recorded(dates));
+    p += fmt::format("# Benchmark results: {} on {} ({})\n\n", fmt::join(d.runtimes | std::views::transform(md), " vs "),
+                     fmt::join(d.hosts | std::views::transform(host_name), ", "), list_or_not_recorded(dates));
     p += "Made by `perfgate report` from the result files listed under *Method*. ";
     bool imported = false, synthetic = false;
     for (const auto& f : d.files) imported = imported || f->imported();
@@ -193,10 +186,11 @@ void render_method(std::string& p, const PageInputs& in) {
     for (const auto& f : d.files) {
         std::map<std::string, int> statuses;
         for (const auto& r : f->file.rows) ++statuses[r.status.text];
-        std::string st;
-        for (const auto& [k, n] : statuses) st += fmt::format("{}{} {}", st.empty() ? "" : ", ", md(k), n);
+        std::vector<std::string> st;  // "ok 12", never empty: the count follows the status
+        for (const auto& [k, n] : statuses) st.push_back(fmt::format("{} {}", md(k), n));
         p += fmt::format("| {} | {} | {} | {} |\n", md(boost::filesystem::path(f->file.path).filename().string()),
-                         generation_name(*f), f->file.rows.size(), st.empty() ? "-" : st);
+                         generation_name(*f), f->file.rows.size(),
+                         st.empty() ? "-" : fmt::format("{}", fmt::join(st, ", ")));
     }
     p += "\n### Commands\n\n";
     p += "Run from the project root: paths are relative to it; `<build>` stands for the CMake build folder of the run "

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
+#include <ranges>
 #include <sstream>
 
 #include "perfgate/perf/pair_runner.hpp"
@@ -72,13 +74,10 @@ public:
             result.rounds = rounds.size();
             result.checks = decide(model, rounds);
             std::vector<gates::PairedVerdict> verdicts;
-            std::string line;
-            for (const auto& c : result.checks) {
-                verdicts.push_back(c.verdict);
-                line += (line.empty() ? "" : ", ") + progress_of(c);
-            }
+            for (const auto& c : result.checks) verdicts.push_back(c.verdict);
+            const auto progress = result.checks | std::views::transform(progress_of);
             log_ << fmt::format("[ab] {} on {}: round {}/{} ({} first): {}\n", model, request_.runtime, round + 1,
-                                request_.stop.max_rounds, to_string(order.front()), line)
+                                request_.stop.max_rounds, to_string(order.front()), fmt::join(progress, ", "))
                  << std::flush;
             if (should_stop(request_.stop, rounds.size(), verdicts)) break;
         }

@@ -20,8 +20,9 @@ std::size_t console_width(std::string_view text);
 // spaces, '|' and markdown punctuation are backslash-escaped, '<' '>' '&' become entities.
 std::string markdown_text(std::string_view text);
 
-// XML 1.0 content or attribute value: & < > " ' as entities, newline, CR and tab as character
-// references; other control characters, which XML 1.0 cannot carry, and invalid UTF-8 become '?'.
-std::string xml_text(std::string_view text);
+// Text XML 1.0 can carry, for an XML writer (Boost.PropertyTree's), which escapes the markup
+// characters but passes every other byte on: control characters other than tab, newline and
+// carriage return, and invalid UTF-8 (the document says UTF-8), become '?'.
+std::string xml_characters(std::string_view text);
 
 }  // namespace perfgate

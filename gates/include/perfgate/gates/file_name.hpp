@@ -28,7 +28,7 @@ std::optional<BenchmarkFileName> parse_benchmark_file_name(std::string_view path
 // would silently be no baseline or a results file without a date. nullopt otherwise.
 std::optional<std::string> impossible_date_in_name(std::string_view path);
 
-// True for the accelerator backends perfgate knows; a series that is a backend was written by
+// True for the backends perfgate knows (perfgate/core/backend.hpp); a series that is a backend was written by
 // mlxcel's bench_decode.sh (runtime "mlxcel"), any other series names the runtime itself.
 bool is_backend_name(std::string_view series);
 std::string runtime_of_series(std::string_view series);

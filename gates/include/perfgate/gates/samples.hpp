@@ -31,8 +31,10 @@ struct SampleGroup {
     std::vector<const ResultRow*> rows;  // every row of the pair, in file order
     std::vector<const ResultRow*> ok_rows;
 
-    std::string key() const;        // model|runtime|harness|batch|target
-    std::string model_key() const;  // model|harness|batch (prompt length matched separately)
+    // Identity strings: the fields joined by the ASCII unit separator 0x1F, a control character,
+    // not '|' (a model name may contain '|'); a missing number is written "-".
+    std::string key() const;        // model, harness, batch, runtime, prompt target length
+    std::string model_key() const;  // model, harness, batch (prompt length matched separately)
 
     std::string date() const;                           // the latest row date, else the file's
     std::optional<std::int64_t> prompt_tokens() const;  // median over ok rows

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/core/backend.hpp"
+
 namespace perfgate::probes {
 
-enum class Backend { rocm, cuda, metal, vulkan, cpu };
-const char* to_string(Backend backend);
-std::optional<Backend> backend_from_string(const std::string& text);
+using perfgate::Backend;  // the list, its names and parsing live in core
 
 struct HostFacts {
     Backend backend = Backend::cpu;
