@@ -169,4 +169,19 @@ Expected<std::vector<PrunedFile>> prune_run_in_folder(const std::string& folder,
     return pruned;
 }
 
+Expected<std::vector<PrunedFile>> prune_run(const std::vector<std::string>& files, const std::string& folder,
+                                            const std::string& run_id) {
+    std::vector<PrunedFile> pruned;
+    for (const auto& csv : files) {
+        auto n = prune_run_locked(csv, run_id);
+        if (!n) return n.error();
+        pruned.push_back({csv, *n});
+    }
+    if (folder.empty()) return pruned;
+    auto in_folder = prune_run_in_folder(folder, run_id);
+    if (!in_folder) return in_folder.error();
+    pruned.insert(pruned.end(), in_folder->begin(), in_folder->end());
+    return pruned;
+}
+
 }  // namespace perfgate

@@ -31,6 +31,13 @@ std::optional<fs::path> find_build_root(const fs::path& start) {
     return nearest_ancestor(dir, [&](const fs::path& d) { return fs::exists(d / "CMakeCache.txt", ec); });
 }
 
+std::optional<fs::path> find_gate_root(const fs::path& start) {
+    std::error_code ec;
+    return nearest_ancestor(start, [&](const fs::path& d) {
+        return fs::is_directory(d / "benchmarks", ec) || fs::is_directory(d / "thresholds", ec);
+    });
+}
+
 namespace {
 
 // Lexical: the file may not exist yet (or any more), and symlinks must not change the answer.

@@ -131,3 +131,26 @@ TEST_CASE("appends racing a prune all land in the file that stays", "[csv][prune
     CHECK(pruned == 1 + writers * 5);
     for (const auto& r : f->rows) CHECK(r.run_id == "good");
 }
+
+TEST_CASE("prune over files and a folder lists every file it was given and the folder's holders", "[csv][prune]") {
+    const fs::path dir = test::temp_dir("prune-many");
+    fs::create_directories(dir / "bench");
+    const auto given = (dir / "cpu_h_2026-12-01.csv").string();
+    const auto holder = (dir / "bench/cpu_h_2026-12-02.csv").string();
+    const auto other = (dir / "bench/cpu_h_2026-12-03.csv").string();
+    REQUIRE(append_results_locked(given, {row("m1", "good-1", 10.0)}));
+    REQUIRE(append_results_locked(holder, {row("m1", "bad-2", 3.0), row("m2", "bad-2", 4.0)}));
+    REQUIRE(append_results_locked(other, {row("m1", "good-3", 10.0)}));
+    auto pruned = prune_run({given}, (dir / "bench").string(), "bad-2");
+    REQUIRE(pruned);
+    REQUIRE(pruned->size() == 2);
+    CHECK((*pruned)[0].path == given);
+    CHECK((*pruned)[0].removed == 0);  // given, so listed even without the run
+    CHECK((*pruned)[1].path == holder);
+    CHECK((*pruned)[1].removed == 2);
+    CHECK(read_results_csv(holder)->rows.empty());
+    CHECK(read_results_csv(other)->rows.size() == 1);
+    auto missing = prune_run({(dir / "absent.csv").string()}, "", "bad-2");
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().message.find("absent.csv") != std::string::npos);
+}

@@ -63,3 +63,20 @@ TEST_CASE("the build root is the nearest folder with CMakeCache.txt", "[paths]")
     if (none) CHECK(none->string().find("perfgate-build-") == std::string::npos);
     fs::remove_all(tmp);
 }
+
+TEST_CASE("the gate's root is the nearest folder with benchmarks/ or thresholds/, not a file of that name", "[paths]") {
+    const test::TempDir scratch("gate-root");
+    const fs::path tmp = scratch.path;
+    fs::create_directories(tmp / "proj/thresholds");
+    fs::create_directories(tmp / "proj/sub/deeper");
+    std::ofstream(tmp / "proj/sub/benchmarks") << "a file, not a folder";
+    auto root = find_gate_root(tmp / "proj/sub/deeper");
+    REQUIRE(root);
+    CHECK(*root == tmp / "proj");
+    fs::remove(tmp / "proj/sub/benchmarks");
+    fs::create_directories(tmp / "proj/sub/benchmarks");
+    CHECK(find_gate_root(tmp / "proj/sub/deeper") == tmp / "proj/sub");  // the nearest one wins
+    fs::create_directories(tmp / "bare");
+    auto none = find_gate_root(tmp / "bare");
+    if (none) CHECK(none->string().rfind(tmp.string(), 0) != 0);  // nothing in the scratch folder
+}

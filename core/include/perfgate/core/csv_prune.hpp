@@ -33,4 +33,9 @@ struct PrunedFile {
 };
 Expected<std::vector<PrunedFile>> prune_run_in_folder(const std::string& folder, const std::string& run_id);
 
+// perfgate prune: `run_id` out of each of `files` (each listed, with 0 when it held none) and, when
+// `folder` is not empty, out of the folder as above. Stops at the first error.
+Expected<std::vector<PrunedFile>> prune_run(const std::vector<std::string>& files, const std::string& folder,
+                                            const std::string& run_id);
+
 }  // namespace perfgate

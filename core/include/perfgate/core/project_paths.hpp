@@ -21,6 +21,11 @@ std::optional<std::filesystem::path> find_project_root(const std::filesystem::pa
 // cache or a built runtime lives in (a build folder may sit outside the project: `cmake -B /tmp/x`).
 std::optional<std::filesystem::path> find_build_root(const std::filesystem::path& start);
 
+// The nearest ancestor of the folder `start` that holds a benchmarks/ or thresholds/ folder: the
+// root `perfgate gate` takes its default folders from, so they do not depend on where in the
+// project it is started.
+std::optional<std::filesystem::path> find_gate_root(const std::filesystem::path& start);
+
 // The placeholder a recorded path outside the project but inside the build folder starts with.
 inline constexpr const char* build_placeholder = "<build>";
 
