@@ -1,10 +1,12 @@
 #pragma once
-// The one place where the runner's typed outcomes become perfgate's exit codes (README).
+// The one place where the libraries' typed outcomes become perfgate's exit codes (README): the
+// runner's Outcome, the gate report's pass, the report's relative gate.
 #include <iostream>
 #include <string>
 
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/core/expected.hpp"
+#include "perfgate/report/relative_gate.hpp"
 #include "perfgate/runner/outcome.hpp"
 
 namespace perfgate::cli {
@@ -22,6 +24,20 @@ inline int exit_of(runner::Outcome outcome) {
     }
     return exit_code::regression;
 }
+
+// perfgate report --min-ratio: a gate with nothing to compare is bad input, not a pass.
+inline int exit_of(report::RelativeGate gate) {
+    switch (gate) {
+        case report::RelativeGate::none:
+        case report::RelativeGate::passed: return exit_code::success;
+        case report::RelativeGate::failed: return exit_code::regression;
+        case report::RelativeGate::undecided: return exit_code::usage;
+    }
+    return exit_code::usage;
+}
+
+// perfgate gate and compare: a report that did not pass fails the command.
+inline int exit_of_gate(bool passed) { return passed ? exit_code::success : exit_code::regression; }
 
 inline int exit_of(const Expected<runner::Outcome>& outcome, const std::string& command) {
     return outcome ? exit_of(*outcome) : usage_error(command, outcome.error());

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "common_options.hpp"
+#include "outcome_exit.hpp"
 #include "perfgate/core/csv_prune.hpp"
 #include "perfgate/core/exit_codes.hpp"
 
@@ -18,25 +20,10 @@ struct PruneArgs {
 };
 
 int run_prune(const PruneArgs& args) {
-    std::vector<PrunedFile> pruned;
-    for (const auto& csv : args.results) {
-        auto n = prune_run_locked(csv, args.run_id);
-        if (!n) {
-            fmt::print(stderr, "perfgate prune: {}\n", n.error().message);
-            return exit_code::usage;
-        }
-        pruned.push_back({csv, *n});
-    }
-    if (!args.benchmarks_dir.empty()) {
-        auto in_folder = prune_run_in_folder(args.benchmarks_dir, args.run_id);
-        if (!in_folder) {
-            fmt::print(stderr, "perfgate prune: {}\n", in_folder.error().message);
-            return exit_code::usage;
-        }
-        pruned.insert(pruned.end(), in_folder->begin(), in_folder->end());
-    }
+    auto pruned = prune_run(args.results, args.benchmarks_dir, args.run_id);
+    if (!pruned) return usage_error("perfgate prune", pruned.error());
     std::size_t total = 0;
-    for (const auto& p : pruned) {
+    for (const auto& p : *pruned) {
         fmt::print("perfgate prune: {}: {} row{} of run {} removed\n", p.path, p.removed, p.removed == 1 ? "" : "s",
                    args.run_id);
         total += p.removed;
@@ -57,7 +44,7 @@ void add_prune_command(CLI::App& app) {
         "prune", "Remove every row of one run from results CSVs, atomically, keeping all other bytes (exit 0 removed, "
                  "2 nothing found or bad input)");
     cmd->add_option("--run-id", args->run_id, "The run to remove (the run_id column)")->required();
-    auto* results = cmd->add_option("--results", args->results, "A results CSV (repeatable)")->check(CLI::ExistingFile);
+    auto* results = add_results_option(cmd, args->results, "A results CSV (repeatable)");
     auto* dir = cmd->add_option("--benchmarks-dir", args->benchmarks_dir, "Every *.csv of this folder that holds the run")
                     ->check(CLI::ExistingDirectory);
     results->excludes(dir);

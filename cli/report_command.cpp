@@ -5,8 +5,11 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "common_options.hpp"
+#include "outcome_exit.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/report/make_report.hpp"
+#include "perfgate/report/reproduce_command.hpp"
 
 namespace perfgate::cli {
 namespace {
@@ -18,32 +21,12 @@ struct ReportArgs {
     bool no_charts = false;
 };
 
-// The command line as typed, for the page's "How to reproduce" (each argument shell-quoted when it
-// needs it, so the line can be pasted back).
-std::string shell_word(const std::string& arg) {
-    if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,@") ==
-                            std::string::npos)
-        return arg;
-    std::string out = "'";
-    for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
 int run_report_command(ReportArgs args, const CLI::App& cmd) {
     auto& o = args.options;
     if (!args.compare.empty()) o.compare = args.compare;
     if (cmd.count("--min-ratio") > 0) o.min_ratio = args.min_ratio;
     o.charts.enabled = !args.no_charts;
-    std::string line = "perfgate report";
-    for (const auto& r : o.results) line += " --results " + shell_word(r);
-    line += " --output " + shell_word(o.output);
-    if (!o.history_dir.empty()) line += " --history-dir " + shell_word(o.history_dir);
-    if (o.thresholds_dir != "thresholds") line += " --thresholds-dir " + shell_word(o.thresholds_dir);
-    if (!o.note.empty()) line += " --note " + shell_word(o.note);
-    if (o.compare) line += " --compare " + shell_word(*o.compare);
-    if (o.min_ratio) line += fmt::format(" --min-ratio {:g}", *o.min_ratio);
-    if (args.no_charts) line += " --no-charts";
-    o.command_line = line;
+    o.command_line = report::reproduce_command(o);  // for the page's "How to reproduce"
 
     auto outcome = report::make_report(o);
     if (!outcome) {
@@ -51,7 +34,7 @@ int run_report_command(ReportArgs args, const CLI::App& cmd) {
         return exit_code::usage;
     }
     fmt::print("{}", outcome->summary);
-    return outcome->exit_code;
+    return exit_of(outcome->relative_gate);
 }
 
 }  // namespace
@@ -61,7 +44,7 @@ void add_report_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "report", "Write a baseline page (markdown + SVG charts) from result CSVs; with --min-ratio, exit 1 when "
                   "runtime A's decode falls below the ratio x runtime B's for some model");
-    cmd->add_option("--results", args->options.results, "Result CSV (repeatable)")->required()->check(CLI::ExistingFile);
+    add_results_option(cmd, args->options.results, "Result CSV (repeatable)")->required();
     cmd->add_option("--output", args->options.output, "Page to write, e.g. docs/benchmark_results/<backend>_<host>_<date>.md")
         ->required();
     cmd->add_option("--history-dir", args->options.history_dir, "Folder of earlier result CSVs for the history charts");

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/calendar.hpp"
 
 namespace perfgate::report {
@@ -28,10 +27,10 @@ std::vector<const ModelRatio*> Comparison::failing() const {
     return out;
 }
 
-int Comparison::exit_code() const {
-    if (!min_ratio) return exit_code::success;
-    if (compared() == 0) return exit_code::usage;
-    return failing().empty() ? exit_code::success : exit_code::regression;
+RelativeGate Comparison::verdict() const {
+    if (!min_ratio) return RelativeGate::none;
+    if (compared() == 0) return RelativeGate::undecided;
+    return failing().empty() ? RelativeGate::passed : RelativeGate::failed;
 }
 
 Comparison compare_runtimes(const ReportData& data, const RuntimePair& pair, std::optional<double> min_ratio,

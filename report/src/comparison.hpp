@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "perfgate/report/relative_gate.hpp"
 #include "perfgate/report/report_data.hpp"
 #include "perfgate/report/spread.hpp"
 
@@ -35,8 +36,7 @@ struct Comparison {
 
     std::size_t compared() const;
     std::vector<const ModelRatio*> failing() const;
-    // 0: passed (or no gate), 1: some model below min_ratio, 2: a gate with nothing to compare.
-    int exit_code() const;
+    RelativeGate verdict() const;
 };
 
 Comparison compare_runtimes(const ReportData& data, const RuntimePair& pair, std::optional<double> min_ratio,

@@ -100,7 +100,7 @@ Expected<ReportOutcome> make_report(const ReportOptions& options) {
                                                c.pair.a, *m->decode_ratio, c.pair.b, *c.min_ratio);
             if (c.compared() == 0) outcome.summary += "relative gate: no model was measured on both runtimes\n";
         }
-        outcome.exit_code = c.exit_code();
+        outcome.relative_gate = c.verdict();
     }
     return outcome;
 }

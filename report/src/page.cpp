@@ -297,7 +297,9 @@ void render_comparison(std::string& p, const PageInputs& in) {
     summary("Prefill", c.prefill);
     if (c.min_ratio) {
         const auto failing = c.failing();
-        const char* verdict = c.exit_code() == 0 ? "PASSED" : c.exit_code() == 1 ? "FAILED" : "NOT DECIDED (nothing compared)";
+        const char* verdict = c.verdict() == RelativeGate::passed   ? "PASSED"
+                              : c.verdict() == RelativeGate::failed ? "FAILED"
+                                                                    : "NOT DECIDED (nothing compared)";
         p += fmt::format("- **Relative gate:** {} decode ≥ {:g} × {} decode for every model: **{}**", a, *c.min_ratio, b,
                          verdict);
         if (!failing.empty()) {

@@ -51,7 +51,7 @@ TEST_CASE("relative gate fails when one model's A decode is below min_ratio x B"
     CHECK(strict.compared() == 2);
     REQUIRE(strict.failing().size() == 1);
     CHECK(strict.failing()[0]->line->model == "m2");
-    CHECK(strict.exit_code() == 1);
+    CHECK(strict.verdict() == RelativeGate::failed);
     REQUIRE(strict.decode);
     CHECK(strict.decode->median == Approx(0.95));
     // The zero-decode reference and the one-sided model are listed with a reason, not dropped.
@@ -63,8 +63,8 @@ TEST_CASE("relative gate fails when one model's A decode is below min_ratio x B"
         }
     CHECK(listed == 2);
 
-    CHECK(compare_runtimes(*data, pair, 0.85).exit_code() == 0);
-    CHECK(compare_runtimes(*data, pair, std::nullopt).exit_code() == 0);
+    CHECK(compare_runtimes(*data, pair, 0.85).verdict() == RelativeGate::passed);
+    CHECK(compare_runtimes(*data, pair, std::nullopt).verdict() == RelativeGate::none);
 }
 
 TEST_CASE("readings days apart are not compared; a gate with nothing compared is not a pass", "[report][comparison]") {
@@ -77,7 +77,7 @@ TEST_CASE("readings days apart are not compared; a gate with nothing compared is
     CHECK(c.compared() == 0);
     REQUIRE(c.models.size() == 1);
     CHECK(c.models[0].not_compared.find("days apart") != std::string::npos);
-    CHECK(c.exit_code() == 2);
+    CHECK(c.verdict() == RelativeGate::undecided);
     // Across a month boundary, one calendar day apart still compares.
     testing::write_perfgate_csv(csv, {row("a", "m1", 100, "2026-09-30"), row("b", "m1", 100, "2026-10-01")});
     auto data2 = load_report_data({csv});

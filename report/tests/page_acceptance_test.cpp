@@ -41,7 +41,7 @@ TEST_CASE("gfx1151 page: both runtimes side by side, numbers equal the CSVs", "[
     o.charts.enabled = false;
     auto outcome = make_report(o);
     REQUIRE(outcome);
-    CHECK(outcome->exit_code == 0);
+    CHECK(outcome->relative_gate == RelativeGate::none);
     const auto page = testing::read_text(o.output);
 
     for (const char* s : {"Environment", "Method", "Results", "Comparison", "Charts", "How to reproduce"})
@@ -138,7 +138,7 @@ TEST_CASE("gfx1151 relative gate: mlxcel >= 0.95 x mlx-lm fails on Mixtral", "[r
     o.min_ratio = 0.95;
     auto failed = make_report(o);
     REQUIRE(failed);
-    CHECK(failed->exit_code == 1);
+    CHECK(failed->relative_gate == RelativeGate::failed);
     CHECK(failed->summary.find("BELOW GATE: Mixtral-8x7B-Instruct-v0.1-4bit") != std::string::npos);
     CHECK(failed->summary.find("Qwen3") == std::string::npos);
     CHECK(testing::read_text(o.output).find("**FAILED**") != std::string::npos);
@@ -146,7 +146,7 @@ TEST_CASE("gfx1151 relative gate: mlxcel >= 0.95 x mlx-lm fails on Mixtral", "[r
     o.min_ratio = 0.75;  // Mixtral is 7.65 / 9.98 = 0.767
     auto passed = make_report(o);
     REQUIRE(passed);
-    CHECK(passed->exit_code == 0);
+    CHECK(passed->relative_gate == RelativeGate::passed);
     CHECK(testing::read_text(o.output).find("**PASSED**") != std::string::npos);
 
     o.compare = "mlxcel:llama-bench";

@@ -6,6 +6,7 @@
 
 #include "perfgate/core/expected.hpp"
 #include "perfgate/report/charts.hpp"
+#include "perfgate/report/relative_gate.hpp"
 
 namespace perfgate::report {
 
@@ -26,7 +27,7 @@ struct ReportOutcome {
     std::string page_path;
     std::vector<std::string> chart_files;
     std::string summary;  // a few lines for the console (comparison verdict, chart status)
-    int exit_code = 0;    // 0, or 1 when the relative gate failed
+    RelativeGate relative_gate = RelativeGate::none;  // of --min-ratio
 };
 
 // Bad input (unreadable CSV, unknown runtime in --compare, invalid thresholds JSON) is an Error.
