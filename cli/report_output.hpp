@@ -8,6 +8,7 @@
 #include <string>
 
 #include "color_option.hpp"
+#include "outcome_exit.hpp"
 #include "perfgate/core/escape.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/render.hpp"
@@ -29,12 +30,12 @@ inline int emit_gate_report(const gates::GateReport& report, gates::ReportFormat
             fmt::print(stderr, "{}: cannot write {}\n", command, output);
             return exit_code::usage;
         }
-        fmt::print(stderr, "{}: {}: {}; report in {}\n", command, gates::exit_code(report) == 0 ? "PASS" : "FAIL",
+        fmt::print(stderr, "{}: {}: {}; report in {}\n", command, gates::passed(report) ? "PASS" : "FAIL",
                    gates::verdict_counts(report), output);
     }
     if (!report.empty_run_failure.empty())
         fmt::print(stderr, "{}: FAIL: {}\n", command, console_text(report.empty_run_failure));
-    return gates::exit_code(report) == 0 ? exit_code::success : exit_code::regression;
+    return exit_of_gate(gates::passed(report));
 }
 
 }  // namespace perfgate::cli

@@ -10,7 +10,7 @@
 //         return std::vector<ResultRow>{ /* one more reading of the pair, or none */ };
 //     };
 //     auto report = gates::gate_rows_adaptive(rows, options, max_reruns, more);
-//     // report->pairs[i].reruns says how many reruns each pair took; exit_code(*report) is 0 or 1.
+//     // report->pairs[i].reruns says how many reruns each pair took; passed(*report) says whether it passed.
 #include <cstddef>
 #include <functional>
 #include <vector>

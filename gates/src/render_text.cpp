@@ -256,7 +256,7 @@ std::string render_text(const GateReport& report, const TextStyle& style) {
     if (!report.empty_run_failure.empty())
         for (const auto& line : wrap("FAIL: " + console_text(report.empty_run_failure), "", "  ", style.width))
             out += line + "\n";
-    const bool pass = exit_code(report) == 0;
+    const bool pass = passed(report);
     for (const auto& line : wrap(fmt::format("gate: {}: {}", pass ? "PASS" : "FAIL", verdict_counts(report)), "", "  ",
                                  style.width)) {
         if (line.rfind("gate: ", 0) == 0)

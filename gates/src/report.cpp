@@ -77,11 +77,9 @@ std::string verdict_counts(const GateReport& report) {
     return parts.empty() ? "no pairs" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
-int exit_code(const GateReport& report) {
-    if (!report.empty_run_failure.empty()) return 1;
-    return std::any_of(report.pairs.begin(), report.pairs.end(), [](const PairReport& p) { return fails_gate(p.verdict); })
-               ? 1
-               : 0;
+bool passed(const GateReport& report) {
+    if (!report.empty_run_failure.empty()) return false;
+    return std::none_of(report.pairs.begin(), report.pairs.end(), [](const PairReport& p) { return fails_gate(p.verdict); });
 }
 
 namespace {

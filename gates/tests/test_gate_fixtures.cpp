@@ -70,7 +70,7 @@ TEST_CASE("identical files: exit 0 and every pair unchanged", "[gates][acceptanc
     auto results = copy_fixture(tmp, "metal_m1ultra_2026-09-06.csv", "metal_m1ultra_2026-09-06.csv");
     auto report = run_gate(fixture_options(results));
     REQUIRE(report);
-    CHECK(exit_code(*report) == 0);
+    CHECK(passed(*report));
     CHECK(report->pairs.size() == distinct_models(results));
     for (const auto& p : report->pairs) {
         INFO(p.model << " " << to_string(p.verdict) << " " << p.reason);
@@ -91,7 +91,7 @@ TEST_CASE("one model's decode cut by 30%: exit 1 naming that model and metric", 
     });
     auto report = run_gate(fixture_options(results));
     REQUIRE(report);
-    CHECK(exit_code(*report) == 1);
+    CHECK_FALSE(passed(*report));
     REQUIRE(report->count(Verdict::regressed) == 1);
     const auto& worst = report->pairs.front();
     CHECK(worst.model == victim);
@@ -124,7 +124,7 @@ TEST_CASE("prompt lengths beyond the tolerance are reported as not comparable", 
     REQUIRE(p);
     CHECK(p->verdict == Verdict::not_comparable);
     CHECK_THAT(p->reason, Catch::Contains("prompt lengths") && Catch::Contains("512") && Catch::Contains("600"));
-    CHECK(exit_code(*report) == 0);
+    CHECK(passed(*report));
 
     opts.prompt_tolerance = 0.20;  // 600 vs 512 is 17%: comparable now
     auto wider = run_gate(opts);
@@ -172,7 +172,7 @@ TEST_CASE("rocm against pylm on gfx1151: two runtimes on one host", "[gates][acc
             CHECK(decode->verdict == Verdict::unchanged);
         }
     }
-    CHECK(exit_code(*report) == (any_regression ? 1 : 0));
+    CHECK(passed(*report) == !any_regression);
     CHECK(report->count(Verdict::missing) == 0);
 }
 
@@ -210,7 +210,7 @@ TEST_CASE("a zero-decode baseline row gets a stated reason", "[gates][acceptance
     CHECK_THAT(decode->reason, Catch::Contains("0.00"));
     CHECK(find_metric(*p, "prefill_tok_s")->verdict == Verdict::unchanged);
     CHECK(report->pairs.size() == distinct_models(results));
-    CHECK(exit_code(*report) == 0);
+    CHECK(passed(*report));
 }
 
 TEST_CASE("repeated rows of one pair: each an mlxcel run of the history; the current ones one run", "[gates][acceptance]") {
@@ -254,14 +254,14 @@ TEST_CASE("repeated rows of one pair: each an mlxcel run of the history; the cur
     CHECK(decode->test == "history");
     CHECK(decode->history_runs == 8);
     CHECK(decode->verdict == Verdict::regressed);
-    CHECK(exit_code(*clear) == 1);
+    CHECK_FALSE(passed(*clear));
 
     // Median -15%, but this run's own readings scatter far more than any earlier run: not trusted.
     testing::spit(opts.results[0], rows_with({70, 130, 85}, "2026-10-05"));
     auto noisy = run_gate(opts);
     REQUIRE(noisy);
     CHECK(find_metric(noisy->pairs.front(), "decode_tok_s")->verdict == Verdict::inconclusive);
-    CHECK(exit_code(*noisy) == 0);
+    CHECK(passed(*noisy));
 }
 
 TEST_CASE("superseded baseline: a newer reading in another CSV is named", "[gates][warnings]") {
@@ -313,7 +313,7 @@ TEST_CASE("fingerprint change, pass-to-FAIL and missing pairs are reported", "[g
                                 });
     auto report = run_gate(fixture_options(results));
     REQUIRE(report);
-    CHECK(exit_code(*report) == 1);
+    CHECK_FALSE(passed(*report));
     auto* f = find_pair(*report, failing);
     REQUIRE(f);
     CHECK(f->verdict == Verdict::failed);
@@ -353,7 +353,7 @@ TEST_CASE("no baseline: new; SKIP and FAIL rows are never dropped", "[gates][acc
         }
     }
     CHECK(fails > 0);
-    CHECK(exit_code(*report) == 1);
+    CHECK_FALSE(passed(*report));
 }
 
 TEST_CASE("in-memory rows (the runner's path) are gated against perfgate-schema history", "[gates][rows]") {
@@ -397,7 +397,7 @@ TEST_CASE("in-memory rows (the runner's path) are gated against perfgate-schema 
     CHECK(slow->pairs.front().verdict == Verdict::regressed);
     // One run of history: the fallback rule decided, and says so.
     CHECK(find_metric(slow->pairs.front(), "decode_tok_s")->test == "fallback");
-    CHECK(exit_code(*slow) == 1);
+    CHECK_FALSE(passed(*slow));
 }
 
 TEST_CASE("bad input is an error (exit 2), not a report", "[gates][errors]") {

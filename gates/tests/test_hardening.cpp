@@ -131,7 +131,7 @@ TEST_CASE("a run that compared nothing fails unless allowed, a first run passes 
     auto empty = run_gate(options_for(header_only, bench));
     REQUIRE(empty);
     CHECK(empty->pairs.empty());
-    CHECK(exit_code(*empty) == 1);
+    CHECK_FALSE(passed(*empty));
     CHECK_THAT(empty->empty_run_failure, Catch::Contains("nothing was compared") && Catch::Contains("--allow-empty"));
     CHECK_THAT(render_text(*empty), Catch::Contains("gate: FAIL"));
     CHECK_THAT(render_junit(*empty), Catch::Contains("<failure"));
@@ -143,22 +143,22 @@ TEST_CASE("a run that compared nothing fails unless allowed, a first run passes 
     auto all_new = run_gate(opts);
     REQUIRE(all_new);
     CHECK(all_new->count(Verdict::new_pair) == all_new->pairs.size());
-    CHECK(exit_code(*all_new) == 1);
+    CHECK_FALSE(passed(*all_new));
     opts.empty_run = EmptyRun::allow;
     auto allowed = run_gate(opts);
     REQUIRE(allowed);
-    CHECK(exit_code(*allowed) == 0);
+    CHECK(passed(*allowed));
     opts.empty_run = EmptyRun::first_run;
     auto first = run_gate(opts);
     REQUIRE(first);
-    CHECK(exit_code(*first) == 0);
+    CHECK(passed(*first));
     CHECK_THAT(render_text(*first), Catch::Contains("first run: baseline recorded") && Catch::Contains("gate: PASS"));
     // The runner's policy still fails a run with nothing compared and nothing new.
     auto header_first = options_for(header_only, bench);
     header_first.empty_run = EmptyRun::first_run;
     auto nothing = run_gate(header_first);
     REQUIRE(nothing);
-    CHECK(exit_code(*nothing) == 1);
+    CHECK_FALSE(passed(*nothing));
 
     // Something compared (the fixture's rocm sweep a day later, against the fixture): the policy
     // does not apply.
@@ -168,7 +168,7 @@ TEST_CASE("a run that compared nothing fails unless allowed, a first run passes 
     REQUIRE(compared);
     CHECK(compared->count(Verdict::unchanged) == compared->pairs.size());
     CHECK(compared->empty_run_failure.empty());
-    CHECK(exit_code(*compared) == 0);
+    CHECK(passed(*compared));
 }
 
 TEST_CASE("host tags from --host, the host column or a file name follow the probe's rule", "[gates][hardening]") {
@@ -244,7 +244,7 @@ TEST_CASE("hunyuan-13b: decode fell by two thirds while 128 tokens became 100 ->
     REQUIRE(p);
     INFO(p->reason);
     CHECK(p->verdict == Verdict::regressed);
-    CHECK(exit_code(*report) == 1);
+    CHECK_FALSE(passed(*report));
     REQUIRE_FALSE(p->warnings.empty());
     CHECK_THAT(p->warnings.front(), Catch::Contains("generated token counts 128 in the baseline vs 100 now") &&
                                         Catch::Contains("compared anyway"));

@@ -80,12 +80,12 @@ TEST_CASE("pull-request simulation: --baseline-ref ignores a lowered baseline an
     // Reading the working tree, the edits make the regression pass.
     auto cheated = run_gate(opts);
     REQUIRE(cheated);
-    CHECK(exit_code(*cheated) == 0);
+    CHECK(passed(*cheated));
 
     opts.baseline_ref = "main";
     auto safe = run_gate(opts);
     REQUIRE(safe);
-    CHECK(exit_code(*safe) == 1);
+    CHECK_FALSE(passed(*safe));
     REQUIRE(safe->pairs.front().verdict == Verdict::regressed);
     CHECK(safe->pairs.front().model == victim);
     CHECK_THAT(safe->pairs.front().baseline_source, Catch::StartsWith("main:benchmarks/"));
@@ -102,7 +102,7 @@ TEST_CASE("pull-request simulation: --baseline-ref ignores a lowered baseline an
     testing::spit(default_json, R"({ "metrics": { "*": { "max_drop": 0.9 } } })");
     auto dirty = run_gate(opts);
     REQUIRE(dirty);
-    CHECK(exit_code(*dirty) == 1);
+    CHECK_FALSE(passed(*dirty));
     REQUIRE(dirty->warnings.size() == 1);
     CHECK_THAT(dirty->warnings.front(), Catch::Contains("thresholds/default.json"));
 
@@ -154,7 +154,7 @@ TEST_CASE("pull-request guard: a pair ok in the baseline that is missing or skip
     // Without a ref (a local run): listed loudly, not failing, as before.
     auto local = run_gate(opts);
     REQUIRE(local);
-    CHECK(exit_code(*local) == 0);
+    CHECK(passed(*local));
     CHECK(verdict_of(*local, dropped).verdict == Verdict::missing);
     CHECK(verdict_of(*local, skipped).verdict == Verdict::skipped);
     bool said_missing = false;
@@ -165,7 +165,7 @@ TEST_CASE("pull-request guard: a pair ok in the baseline that is missing or skip
     opts.baseline_ref = "main";
     auto guarded = run_gate(opts);
     REQUIRE(guarded);
-    CHECK(exit_code(*guarded) == 1);
+    CHECK_FALSE(passed(*guarded));
     const auto missing = verdict_of(*guarded, dropped), skip = verdict_of(*guarded, skipped);
     CHECK(missing.verdict == Verdict::failed);
     CHECK_THAT(missing.reason, Catch::Contains("not run now") && Catch::Contains("cannot leave it out of the gate"));
@@ -177,12 +177,12 @@ TEST_CASE("pull-request guard: a pair ok in the baseline that is missing or skip
     opts.pairs_at_ref = std::set<std::pair<std::string, std::string>>{{runtime, dropped}, {runtime, skipped}};
     auto listed = run_gate(opts);
     REQUIRE(listed);
-    CHECK(exit_code(*listed) == 1);
+    CHECK_FALSE(passed(*listed));
     CHECK_THAT(verdict_of(*listed, dropped).reason, Catch::Contains("the suite runs"));
     opts.pairs_at_ref = std::set<std::pair<std::string, std::string>>{};
     auto dropped_at_ref = run_gate(opts);
     REQUIRE(dropped_at_ref);
-    CHECK(exit_code(*dropped_at_ref) == 0);
+    CHECK(passed(*dropped_at_ref));
     CHECK(verdict_of(*dropped_at_ref, dropped).verdict == Verdict::missing);
     CHECK_THAT(verdict_of(*dropped_at_ref, dropped).reason, Catch::Contains("does not run"));
     CHECK(verdict_of(*dropped_at_ref, skipped).verdict == Verdict::skipped);

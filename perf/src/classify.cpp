@@ -5,7 +5,6 @@
 #include <regex>
 #include <utility>
 
-#include "perfgate/core/exit_codes.hpp"
 #include "perfgate/core/measure_rules.hpp"
 
 namespace perfgate::perf {
@@ -55,10 +54,5 @@ std::string describe_launch(const LaunchResult& launch) {
     return "exit " + std::to_string(launch.exit_code.value_or(-1));
 }
 
-int exit_code_for(const StatusToken& status) {
-    if (status.ok()) return exit_code::success;
-    if (status.is_skip()) return exit_code::skipped;
-    return exit_code::regression;
-}
 
 }  // namespace perfgate::perf

@@ -27,7 +27,4 @@ std::optional<std::string> implausible_measurement(const Measurement& m);
 // A human line explaining the status ("exit 1, no allocator message: FAIL:bench").
 std::string describe_launch(const LaunchResult& launch);
 
-// Process exit code of `perfgate run` for a status: 0 ok, 1 FAIL, 77 SKIP.
-int exit_code_for(const StatusToken& status);
-
 }  // namespace perfgate::perf

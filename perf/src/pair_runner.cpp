@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "perfgate/core/escape.hpp"
-#include "perfgate/core/exit_codes.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/adapters.hpp"
 #include "classify.hpp"
@@ -235,7 +234,6 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
     if (!host_has_backend(req.host, suite.backend)) {
         outcome.status = StatusToken{"SKIP:no_backend"};
         outcome.reason = "suite backend " + suite.backend + " is not available on this host (probe: " + req.host.backend + ")";
-        outcome.exit_code = exit_code_for(outcome.status);
         return outcome;
     }
 
@@ -256,7 +254,6 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
         csv = *file;
     }
     auto finish = [&](PairOutcome o) -> Expected<PairOutcome> {
-        o.exit_code = exit_code_for(o.status);
         row.status = o.status;
         row.contention = guard.column();
         row.timestamp = utc_timestamp();

@@ -55,8 +55,3 @@ TEST_CASE("classification order", "[classify]") {
     CHECK(classify_launch(missing, false).text == "FAIL:bench");
 }
 
-TEST_CASE("exit codes of perfgate run", "[classify]") {
-    CHECK(exit_code_for(perfgate::StatusToken{"ok"}) == 0);
-    CHECK(exit_code_for(perfgate::StatusToken{"FAIL:timeout"}) == 1);
-    CHECK(exit_code_for(perfgate::StatusToken{"SKIP:oom_estimate"}) == 77);
-}

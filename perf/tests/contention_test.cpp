@@ -113,7 +113,6 @@ TEST_CASE("contention: a busy machine makes the pair SKIP:contended after a boun
     const auto results = test::temp_dir("contended");
     const auto r = run("stub-ok", machine_root("busy-host"), ContentionMode::enforce, results);
     CHECK(r.outcome.status.text == "SKIP:contended");
-    CHECK(r.outcome.exit_code == 77);
     CHECK(r.seconds >= 0.5);
     CHECK(r.seconds < 2.0);
     CHECK_THAT(r.outcome.reason, Catch::Contains("1-minute load 3.20 on 2 CPUs (1.60 per CPU, limit 1.50)"));

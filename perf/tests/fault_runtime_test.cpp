@@ -89,7 +89,6 @@ TEST_CASE("a runtime that dies of SIGSEGV is FAIL:bench, with the signal named",
     const auto results = test::temp_dir("fault-segv");
     const auto o = run("stub-segv", results);
     CHECK(o.status.text == "FAIL:bench");  // a crash is a failure, never an out-of-memory skip
-    CHECK(o.exit_code == 1);
     CHECK_THAT(o.reason, Catch::StartsWith("ended by signal 11 (SIGSEGV)"));
     CHECK_THAT(o.reason, Catch::Contains("output ends: loading model..."));
     auto csv = perfgate::read_results_csv((results / "rocm_strixhalo-gfx1151_2026-11-29_replay.csv").string());

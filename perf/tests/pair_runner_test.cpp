@@ -50,7 +50,6 @@ TEST_CASE("pairs end as classified and each writes one well-formed row", "[pair]
 
     const auto ok = run(*suite, "stub-ok", "small", results);
     CHECK(ok.outcome.status.text == "ok");
-    CHECK(ok.outcome.exit_code == 0);
     CHECK_THAT(ok.log, Catch::Contains("repetition 2/2 decode 62.68 tok/s"));
     CHECK_THAT(ok.log, Catch::Contains("warmup 1/1"));
     CHECK_THAT(ok.log, Catch::Contains("REPLAY"));
@@ -60,7 +59,6 @@ TEST_CASE("pairs end as classified and each writes one well-formed row", "[pair]
     CHECK(big.outcome.status.text == "ok");
     const auto huge = run(*suite, "stub-ok", "huge110", results);
     CHECK(huge.outcome.status.text == "SKIP:oom_estimate");
-    CHECK(huge.outcome.exit_code == 77);
     CHECK_THAT(huge.outcome.reason, Catch::StartsWith("needs 102.9 GiB, device has 81.6 GiB usable"));
 
     CHECK(run(*suite, "stub-profile", "small", results).outcome.status.text == "ok");
@@ -69,7 +67,6 @@ TEST_CASE("pairs end as classified and each writes one well-formed row", "[pair]
     CHECK(run(*suite, "stub-oom", "small", results).outcome.status.text == "SKIP:oom");
     const auto fail = run(*suite, "stub-fail", "small", results);
     CHECK(fail.outcome.status.text == "FAIL:bench");
-    CHECK(fail.outcome.exit_code == 1);
     CHECK_THAT(fail.outcome.reason, Catch::Contains("unknown model architecture"));
     CHECK(run(*suite, "stub-garbage", "small", results).outcome.status.text == "FAIL:no_output");
 
@@ -107,7 +104,6 @@ TEST_CASE("a timeout fails the pair and records FAIL:timeout", "[pair]") {
     const auto results = test::temp_dir("timeout");
     const auto hang = run(*suite, "stub-hang", "small", results);
     CHECK(hang.outcome.status.text == "FAIL:timeout");
-    CHECK(hang.outcome.exit_code == 1);
     CHECK_THAT(hang.outcome.reason, Catch::Contains("during warmup"));
 }
 
@@ -119,7 +115,6 @@ TEST_CASE("a host without the suite's backend skips without a row", "[pair]") {
     cpu.backend = "cpu";
     const auto r = run(*suite, "stub-ok", "small", results, cpu);
     CHECK(r.outcome.status.text == "SKIP:no_backend");
-    CHECK(r.outcome.exit_code == 77);
     CHECK_THAT(r.outcome.reason, Catch::Contains("suite backend rocm is not available on this host (probe: cpu)"));
     CHECK(fs::is_empty(results));
 }

@@ -5,17 +5,11 @@
 
 #include "gate_options.hpp"
 #include "perfgate/core/escape.hpp"
-#include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/render.hpp"
 
 namespace perfgate::runner::detail {
 namespace {
-
-Outcome outcome_of(int pair_exit_code) {
-    if (pair_exit_code == exit_code::skipped) return Outcome::skip;
-    return pair_exit_code == exit_code::success ? Outcome::pass : Outcome::fail;
-}
 
 bool inconclusive(const gates::GateReport& report) {
     for (const auto& p : report.pairs)
@@ -32,7 +26,7 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
         if (auto ref = baseline_ref_from_environment(); !ref) return ref.error();
     auto first = perf::run_pair(suite, pair, log, out);
     if (!first) return first.error();
-    PairResult result{*first, outcome_of(first->exit_code)};
+    PairResult result{*first, outcome_of(first->status)};
     // Only a measured and recorded row is gated: a FAIL already fails, a SKIP is never gated.
     if (!request.gate || !first->status.ok() || first->csv.empty() || !first->row) return result;
 
@@ -79,7 +73,7 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
         style.color = request.color_log;
         style.notes = false;  // the suite's summary test states the run's notes once
         log << gates::render_text(*report, style);
-        if (gates::exit_code(*report) != 0) result.outcome = Outcome::fail;
+        if (!gates::passed(*report)) result.outcome = Outcome::fail;
         return result;
     }
 }

@@ -53,7 +53,7 @@ Expected<Outcome> run_summary(const perf::Suite& suite, const perf::HostContext&
         out << "perfgate: gate reports in " << summary_dir.string()
             << " (perf-gate.md, perf-gate.junit.xml, perf-gate.json)\n";
     }
-    return gates::exit_code(*report) == 0 ? Outcome::pass : Outcome::fail;
+    return gates::passed(*report) ? Outcome::pass : Outcome::fail;
 }
 
 }  // namespace perfgate::runner

@@ -104,9 +104,9 @@ void apply_empty_run_policy(GateReport& report, EmptyRun policy);
 // first ("no pairs" when there are none); the summary every format states.
 std::string verdict_counts(const GateReport& report);
 
-// 0 when nothing regressed or failed and the run is not an empty run that fails; 1 otherwise.
-// (2, bad input, is the caller's: run_gate returns an Error instead of a report.)
-int exit_code(const GateReport& report);
+// True when nothing regressed or failed and the run is not an empty run that fails. (Bad input is
+// no report: run_gate returns an Error instead.) cli/ turns this into exit 0 or 1.
+bool passed(const GateReport& report);
 
 // Sorts pairs worst first: verdict order, then the largest drop, then model name.
 void sort_worst_first(std::vector<PairReport>& pairs);

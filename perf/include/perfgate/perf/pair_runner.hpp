@@ -42,7 +42,6 @@ struct PairOutcome {
     std::string reason;                         // printed with the status
     std::optional<ResultRow> row;               // absent for a backend skip (nothing to record)
     std::filesystem::path csv;                  // where the row went
-    int exit_code = 0;                          // 0 ok, 1 FAIL, 77 SKIP
 };
 
 // The argument vector for one launch of `runtime` on `model_path` (placeholders filled).
