@@ -6,8 +6,8 @@
 #include <iostream>
 #include <memory>
 
-#include "color_option.hpp"
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "outcome_exit.hpp"
 #include "perfgate/gates/host_thresholds.hpp"
 #include "perfgate/perf/launcher.hpp"
@@ -74,9 +74,6 @@ int run_ab_command(AbOptions& o) {
 void add_ab_command(CLI::App& app) {
     auto o = std::make_shared<AbOptions>();
     auto& r = o->request;
-#ifdef PERFGATE_DEFAULT_VOCAB_DIR
-    r.vocab_dir = PERFGATE_DEFAULT_VOCAB_DIR;
-#endif
     auto* cmd = app.add_subcommand(
         "ab", "Interleaved A/B: run a base and a head build of one runtime on the suite's models in alternating "
               "rounds (ABBA BAAB ...) and decide per metric on the paired ratios.\n"
@@ -100,11 +97,8 @@ void add_ab_command(CLI::App& app) {
     cmd->add_option("--suffix", r.suffix, "CSV file-name suffix (<backend>_<host>_<date>_<suffix>.csv)")->capture_default_str();
     cmd->add_flag("--no-record", o->no_record, "Write no CSV rows");
     cmd->add_option("--host-json", o->host.host_json, "Host facts written by perfgate run --write-host (instead of probing now)");
-    cmd->add_option("--forge-dir", r.forge_dir, "Cache folder of forged models")->capture_default_str();
-    cmd->add_option("--vocab-dir", r.vocab_dir, "llama.cpp's models/ folder (tokenizers for the forge)");
-    cmd->add_option("--format", o->format, "text | markdown | json")->capture_default_str();
-    cmd->add_option("--output", o->output, "Write the report to this file instead of stdout");
-    add_color_option(cmd, o->color);
+    add_forge_options(cmd, r.forge_dir, r.vocab_dir);
+    add_report_options(cmd, o->format, o->output, o->color, "text | markdown | json");
     cmd->callback([o] { exit_status = run_ab_command(*o); });
 }
 

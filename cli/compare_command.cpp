@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "color_option.hpp"
+#include "common_options.hpp"
 #include "report_output.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/gates/render.hpp"
@@ -51,16 +51,13 @@ void add_compare_command(CLI::App& app) {
         "Either file: a perfgate or mlxcel CSV, or llama-bench's own -o json, -o jsonl or -o csv output.");
     cmd->add_option("A", args->baseline, "Baseline result file")->required()->check(CLI::ExistingFile);
     cmd->add_option("B", args->current, "Result file to judge")->required()->check(CLI::ExistingFile);
-    cmd->add_option("--format", args->format, "text | markdown | junit | json")->capture_default_str();
-    cmd->add_option("--output", args->output, "Write the report to this file instead of stdout");
-    add_color_option(cmd, args->color);
+    add_report_options(cmd, args->format, args->output, args->color, "text | markdown | junit | json");
     cmd->add_option("--thresholds-dir", o.thresholds_dir,
                     "Folder with default.json and <host_tag>.json (missing: the built-in defaults)")
         ->capture_default_str();
     cmd->add_option("--host", args->host, "Host tag of llama-bench files (they record none); picks thresholds/<host>.json")
         ->capture_default_str();
-    cmd->add_option("--prompt-tolerance", o.prompt_tolerance, "Relative prompt-length difference allowed")
-        ->capture_default_str()->check(CLI::Range(0.0, 10.0));
+    add_prompt_tolerance_option(cmd, o.prompt_tolerance);
     cmd->add_option("--test", args->test, "Within-run test of the fallback rule: welch-t | mann-whitney-u")
         ->capture_default_str();
     cmd->callback([args] { exit_status = run_compare(*args); });

@@ -6,8 +6,8 @@
 #include <iostream>
 #include <memory>
 
-#include "color_option.hpp"
 #include "commands.hpp"
+#include "common_options.hpp"
 #include "outcome_exit.hpp"
 #include "perfgate/core/project_paths.hpp"
 #include "perfgate/perf/backend_check.hpp"
@@ -81,9 +81,6 @@ int run(RunOptions& o) {
 void add_run_command(CLI::App& app) {
     auto o = std::make_shared<RunOptions>();
     auto& r = o->request;
-#ifdef PERFGATE_DEFAULT_VOCAB_DIR
-    r.vocab_dir = PERFGATE_DEFAULT_VOCAB_DIR;
-#endif
     auto* cmd = app.add_subcommand("run", "Measure model/runtime pairs of a suite, classify and record them.\n"
                                           "Exit: 0 ok, 1 FAIL (or regression), 77 SKIP (reason printed), 2 usage or input error.");
     cmd->add_option("--suite", o->suite, "Suite manifest (perf/suites/<name>.json)")->required();
@@ -97,10 +94,9 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--results-dir", r.results_dir, "Folder of the results CSVs")->capture_default_str();
     cmd->add_flag("--no-record", o->no_record, "Measure and classify, but write no CSV row");
     cmd->add_option("--suffix", r.suffix, "CSV file-name suffix (<backend>_<host>_<date>_<suffix>.csv)");
-    cmd->add_option("--binary", o->binaries, "RUNTIME=PATH: use this binary for a runtime of the suite (repeatable)");
+    add_binary_option(cmd, o->binaries);
     cmd->add_option("--runtime-pin", o->pins, "RUNTIME=FILE: provenance JSON (commit, release) of a runtime build (repeatable)");
-    cmd->add_option("--forge-dir", r.forge_dir, "Cache folder of forged models")->capture_default_str();
-    cmd->add_option("--vocab-dir", r.vocab_dir, "llama.cpp's models/ folder (tokenizers for the forge)");
+    add_forge_options(cmd, r.forge_dir, r.vocab_dir);
     cmd->add_flag("--list", o->list, "Print the suite's pairs and exit");
     cmd->add_flag("--gate", r.gate, "Gate each recorded row against its baseline (earlier CSVs in --history-dir)");
     cmd->add_option("--history-dir", r.history_dir,
