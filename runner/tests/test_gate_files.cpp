@@ -85,7 +85,7 @@ TEST_CASE("gate_files: a blank --baseline-ref, --suite without a ref and an unkn
     CHECK(r3.error().message == "unknown --test t-test");
 }
 
-TEST_CASE("gate_files: the next day's unchanged run passes against its baseline; --allow-empty decides an empty one",
+TEST_CASE("gate_files: the next day's unchanged run passes against its baseline, --allow-empty decides an empty one",
           "[gate-files]") {
     const fs::path tmp = test::fresh_dir("perfgate-runner-tests", "gate-files-run");
     const std::string results = next_day_results(tmp);
