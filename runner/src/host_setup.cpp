@@ -14,6 +14,7 @@ namespace {
 Expected<perf::HostContext> probe_now(const HostSource& s) {
     perf::HostProbeOptions po;
     po.sysroot = s.sysroot;
+    po.thresholds_dir = s.thresholds_dir;
     if (!s.tool_path.empty()) po.search_path = s.tool_path;
     if (!s.probe_runtime.empty()) {
         auto kv = split_key_value(s.probe_runtime, "--probe-runtime",

@@ -16,6 +16,7 @@ struct HostSource {
     std::string tool_path;            // PATH for the probe's tools
     std::string probe_runtime;        // KIND=BINARY: let this runtime name the device
     std::string host_tag;             // overrides the probe's derived tag (validated like it)
+    std::string thresholds_dir = "thresholds";  // the probe reads a host's memory headroom here
 };
 
 // The facts with a date and a run id (taken now when the file has none).
