@@ -13,11 +13,11 @@
 
 #include "commands.hpp"
 #include "perfgate/core/exit_codes.hpp"
+#include "perfgate/core/process.hpp"
 #include "perfgate/gates/calibrate.hpp"
 #include "perfgate/gates/calibrate_history.hpp"
 #include "perfgate/gates/thresholds.hpp"
 #include "perfgate/perf/host_probe.hpp"
-#include "perfgate/perf/launcher.hpp"
 #include "perfgate/perf/pair_runner.hpp"
 #include "perfgate/perf/suite.hpp"
 
@@ -125,7 +125,7 @@ int calibrate_history(const CalibrateOptions& o) {
 }
 
 int calibrate(const CalibrateOptions& o) {
-    perf::install_termination_handlers();
+    install_termination_handlers();
     if (o.from_history == !o.suite.empty()) return fail("give either --suite (run an A/A campaign) or --from-history");
     if (!(o.power > 0.5 && o.power < 1)) return fail("--power must be in (0.5, 1)");
     if (o.from_history) return calibrate_history(o);
