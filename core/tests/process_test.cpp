@@ -7,10 +7,10 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "perfgate/core/process.hpp"
 #include "perfgate/core/search_path.hpp"
+#include "perfgate/test/processes.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -23,22 +23,6 @@ fs::path script(const fs::path& dir, const std::string& name, const std::string&
     std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
     fs::permissions(path, fs::perms::owner_all);
     return path;
-}
-
-// True while `pid` exists and is not a zombie waiting for its reaper.
-bool alive(int pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string text;
-    if (!std::getline(stat, text)) return false;
-    const auto close = text.rfind(')');
-    return close != std::string::npos && text.size() > close + 2 && text[close + 2] != 'Z';
-}
-
-bool gone_within(int pid, std::chrono::milliseconds limit) {
-    const auto end = std::chrono::steady_clock::now() + limit;
-    while (alive(pid) && std::chrono::steady_clock::now() < end)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    return !alive(pid);
 }
 
 }  // namespace
@@ -88,7 +72,7 @@ TEST_CASE("a timeout kills the whole process group, grandchild included", "[proc
     int grandchild = 0;
     std::ifstream(pid_file) >> grandchild;
     REQUIRE(grandchild > 0);
-    CHECK(gone_within(grandchild, std::chrono::milliseconds(1000)));
+    CHECK(test::process_gone_within(grandchild, std::chrono::milliseconds(1000)));
 }
 
 TEST_CASE("a grandchild left behind by a finished child is killed and does not hold the pipes", "[process]") {
@@ -106,7 +90,7 @@ TEST_CASE("a grandchild left behind by a finished child is killed and does not h
     int grandchild = 0;
     std::ifstream(pid_file) >> grandchild;
     REQUIRE(grandchild > 0);
-    CHECK(gone_within(grandchild, std::chrono::milliseconds(1000)));
+    CHECK(test::process_gone_within(grandchild, std::chrono::milliseconds(1000)));
 }
 
 TEST_CASE("capture over the bound keeps the head and the tail with the mark between", "[process]") {
