@@ -49,8 +49,10 @@ int ProcessResult::shell_status() const {
 }
 
 Expected<ProcessResult> run_process(const ProcessRequest& request) {
-    const auto exe = find_on_path(request.program);
+    auto exe = find_on_path(request.program);
     if (!exe) return make_error("cannot run '" + request.program + "': not found or not executable");
+    // A relative path was checked from our folder; the child resolves it after changing to its own.
+    if (!request.cwd.empty()) exe = std::filesystem::absolute(*exe).string();
     // Boost.Process ignores a failed chdir in the child, which would then run in our folder.
     if (std::error_code ec; !request.cwd.empty() && !std::filesystem::is_directory(request.cwd, ec))
         return make_error("cannot start " + describe(*exe, request) + ": no such folder");

@@ -124,6 +124,13 @@ TEST_CASE("the environment additions, the working directory and stdin reach the 
     REQUIRE(res);
     CHECK(res->out == "x=a b;c\n" + fs::canonical(work).string() + "\nline from stdin\nhas-path\n");
 
+    SECTION("a program named relative to our folder is found when the child runs elsewhere") {
+        r.program = fs::relative(r.program, fs::current_path()).string();
+        REQUIRE(r.program.find('/') != std::string::npos);
+        const auto again = run_process(r);
+        REQUIRE(again);
+        CHECK(again->out == res->out);
+    }
     SECTION("without a stdin file the child reads an empty stdin") {
         r.stdin_file.reset();
         r.cwd.clear();
