@@ -9,8 +9,8 @@
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "outcome_exit.hpp"
+#include "perfgate/core/process.hpp"
 #include "perfgate/gates/host_thresholds.hpp"
-#include "perfgate/perf/launcher.hpp"
 #include "perfgate/runner/ab.hpp"
 #include "perfgate/runner/ab_render.hpp"
 #include "perfgate/runner/host_setup.hpp"
@@ -29,7 +29,7 @@ struct AbOptions {
 };
 
 int run_ab_command(AbOptions& o) {
-    perf::install_termination_handlers();
+    install_termination_handlers();
     const auto usage = [](const Error& e) { return usage_error("perfgate ab", e); };
     auto base = runner::split_key_value(o.base_binary, "--base-binary", "RUNTIME=PATH");
     auto head = runner::split_key_value(o.head_binary, "--head-binary", "RUNTIME=PATH");

@@ -9,7 +9,7 @@
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "outcome_exit.hpp"
-#include "perfgate/perf/launcher.hpp"
+#include "perfgate/core/process.hpp"
 #include "perfgate/runner/calibrate.hpp"
 
 namespace perfgate::cli {
@@ -26,7 +26,7 @@ struct CalibrateOptions {
 };
 
 int calibrate(CalibrateOptions& o) {
-    perf::install_termination_handlers();
+    install_termination_handlers();
     if (o.from_history == !o.suite.empty())
         return usage_error("perfgate calibrate", make_error("give either --suite (run an A/A campaign) or --from-history"));
     Expected<std::filesystem::path> written = make_error("");

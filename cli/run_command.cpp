@@ -9,10 +9,10 @@
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "outcome_exit.hpp"
+#include "perfgate/core/process.hpp"
 #include "perfgate/core/project_paths.hpp"
 #include "perfgate/perf/backend_check.hpp"
 #include "perfgate/perf/contention_guard.hpp"
-#include "perfgate/perf/launcher.hpp"
 #include "perfgate/runner/host_setup.hpp"
 #include "perfgate/runner/key_value.hpp"
 #include "perfgate/runner/suite_run.hpp"
@@ -31,7 +31,7 @@ struct RunOptions {
 };
 
 int run(RunOptions& o) {
-    perf::install_termination_handlers();  // ctest's timeout must not orphan the runtime
+    install_termination_handlers();  // ctest's timeout must not orphan the runtime
     const auto usage = [](const Error& e) { return usage_error("perfgate run", e); };
     auto suite = runner::load_suite_with_pins(o.suite, o.pins);
     if (!suite) return usage(suite.error());

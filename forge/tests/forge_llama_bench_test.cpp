@@ -3,13 +3,12 @@
 // llama-bench or no llama.cpp models/ folder configured.
 #include <catch2/catch.hpp>
 
-#include <array>
-#include <cstdio>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "forge_test_support.hpp"
+#include "perfgate/core/process.hpp"
 #include "perfgate/forge/forge.hpp"
 
 using namespace perfgate::forge;
@@ -18,27 +17,6 @@ namespace {
 
 // Matched by the test's SKIP_REGULAR_EXPRESSION (perf/forge.cmake).
 void skip(const std::string& why) { std::cout << "PERFGATE_TEST_SKIPPED: " << why << std::endl; }
-
-std::string quoted(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-struct Run {
-    int status = -1;
-    std::string output;
-};
-
-Run run(const std::string& command) {
-    Run r;
-    std::FILE* p = ::popen(command.c_str(), "r");
-    if (!p) return r;
-    std::array<char, 4096> chunk{};
-    while (std::size_t n = std::fread(chunk.data(), 1, chunk.size(), p)) r.output.append(chunk.data(), n);
-    r.status = ::pclose(p);
-    return r;
-}
 
 }  // namespace
 
@@ -58,12 +36,16 @@ TEST_CASE("llama-bench loads and runs a forged model", "[forge][llama]") {
     auto forged = forge_model(spec, options);
     REQUIRE(forged);
 
-    // stderr carries llama.cpp's load log; it is kept only to explain a failure.
-    const auto r = run(quoted(bench) + " -m " + quoted(forged->path.string()) +
-                       " -p 16 -n 4 -r 1 -t 2 -o json 2>" + quoted((dir.path / "stderr.txt").string()));
-    INFO("llama-bench output: " << r.output);
-    REQUIRE(r.status == 0);
-    const auto rows = nlohmann::json::parse(r.output);
+    perfgate::ProcessRequest request;
+    request.program = bench;
+    request.args = {"-m", forged->path.string(), "-p", "16", "-n", "4", "-r", "1", "-t", "2", "-o", "json"};
+    request.timeout = std::chrono::minutes(5);
+    const auto r = perfgate::run_process(request);
+    REQUIRE(r);
+    // stderr carries llama.cpp's load log; it is shown only to explain a failure.
+    INFO("llama-bench output: " << r->out << "\nits log: " << r->err);
+    REQUIRE(r->shell_status() == 0);
+    const auto rows = nlohmann::json::parse(r->out);
     REQUIRE(rows.is_array());
     REQUIRE(rows.size() == 2);  // the prompt test and the generation test
     for (const auto& row : rows) {

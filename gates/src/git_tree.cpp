@@ -1,16 +1,21 @@
 #include "perfgate/gates/git_tree.hpp"
 
 #include <boost/filesystem.hpp>
-#include <boost/process.hpp>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 
+#include "perfgate/core/process.hpp"
+#include "perfgate/core/search_path.hpp"
+
 namespace perfgate::gates {
-namespace bp = boost::process;
 namespace bfs = boost::filesystem;
 
 namespace {
+
+// A history holds many results files; their blobs come back in one capture, which is not cut.
+constexpr std::size_t max_git_output = std::size_t{1} << 30;
+// git on a local repository answers in well under a second; this only stops a hung one.
+constexpr std::chrono::minutes git_timeout{10};
 
 std::string describe(const std::vector<std::string>& args) {
     std::string s = "git";
@@ -18,32 +23,33 @@ std::string describe(const std::vector<std::string>& args) {
     return s;
 }
 
-// Runs git with stdin from `stdin_file` (or nothing). stderr goes to a pipe read after stdout; git's
-// error output is a few lines, far below a pipe's buffer, so the two cannot block each other.
+// Runs git with stdin from `stdin_file` (or nothing); returns its stdout, or an Error with its stderr.
 Expected<std::string> run_git_impl(const std::string& work_dir, const std::vector<std::string>& args,
                                    const std::string* stdin_file) {
-    const auto git = bp::search_path("git");
-    if (git.empty()) return make_error("git was not found on PATH (needed for --baseline-ref)");
-    bp::ipstream out, err;
-    std::error_code ec;
-    bp::child child;
-    if (stdin_file)
-        child = bp::child(git, bp::args(args), bp::start_dir(work_dir), bp::std_in < bfs::path(*stdin_file),
-                          bp::std_out > out, bp::std_err > err, ec);
-    else
-        child = bp::child(git, bp::args(args), bp::start_dir(work_dir), bp::std_in < bp::null, bp::std_out > out,
-                          bp::std_err > err, ec);
-    if (ec) return make_error(describe(args) + ": cannot start git: " + ec.message());
-    std::string text{std::istreambuf_iterator<char>(out), std::istreambuf_iterator<char>()};
-    std::string errors{std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>()};
-    child.wait(ec);
-    if (ec) return make_error(describe(args) + ": " + ec.message());
-    if (child.exit_code() != 0) {
+    const auto git = find_on_path("git");
+    if (!git) return make_error("git was not found on PATH (needed for --baseline-ref)");
+    ProcessRequest request;
+    request.program = *git;
+    request.args = args;
+    request.cwd = work_dir;
+    if (stdin_file) request.stdin_file = *stdin_file;
+    request.timeout = git_timeout;
+    request.capture_limit = max_git_output;
+    auto ran = run_process(request);
+    if (!ran) return make_error(describe(args) + ": " + ran.error().message);
+    if (ran->timed_out)
+        return make_error(describe(args) + " (in " + work_dir + ") did not finish within " +
+                          std::to_string(git_timeout.count()) + " minutes");
+    if (ran->out_truncated)
+        return make_error(describe(args) + " (in " + work_dir + ") printed more than " +
+                          std::to_string(max_git_output) + " bytes");
+    if (ran->shell_status() != 0) {
+        std::string errors = ran->err;
         while (!errors.empty() && (errors.back() == '\n' || errors.back() == '\r')) errors.pop_back();
-        return make_error(describe(args) + " (in " + work_dir + ") exited " + std::to_string(child.exit_code()) +
+        return make_error(describe(args) + " (in " + work_dir + ") exited " + std::to_string(ran->shell_status()) +
                           ": " + errors);
     }
-    return text;
+    return std::move(ran->out);
 }
 
 }  // namespace

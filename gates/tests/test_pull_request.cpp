@@ -2,9 +2,10 @@
 // when the gate reads benchmarks/ and thresholds/ at the merge base (--baseline-ref).
 #include <catch2/catch.hpp>
 
-#include <boost/process.hpp>
+#include <boost/filesystem/operations.hpp>
 
 #include "gate_test_support.hpp"
+#include "perfgate/core/search_path.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/git_tree.hpp"
 
@@ -35,7 +36,7 @@ std::string with_decode(const std::string& fixture, const std::string& model, do
 // An empty repository on branch main, with an identity for commits. False (and a warning) when
 // git is not installed.
 bool init_repo(const std::string& repo) {
-    if (boost::process::search_path("git").empty()) {
+    if (!find_on_path("git")) {
         WARN("git is not installed; pull-request simulation not run");
         return false;
     }

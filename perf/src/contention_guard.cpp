@@ -9,6 +9,7 @@
 #include <thread>
 #include <unistd.h>
 
+#include "perfgate/core/search_path.hpp"
 #include "perfgate/probes/tool_runner.hpp"
 
 namespace perfgate::perf {
@@ -100,9 +101,7 @@ void ContentionGuard::read_gpu(ContentionReading& r) const {
     if (backend_ == "rocm") {
         holders = probes::read_kfd_processes(probes::Sysroot(seams_.sysroot));
     } else if (backend_ == "cuda") {
-        const char* path = std::getenv("PATH");
-        const auto dirs = probes::split_search_path(seams_.search_path.value_or(path ? path : ""));
-        auto apps = probes::query_nvidia_compute_apps(dirs, seams_.tool_timeout);
+        auto apps = probes::query_nvidia_compute_apps(search_path_dirs(seams_.search_path), seams_.tool_timeout);
         if (!apps) {
             r.gpu_checked = true;
             r.gpu_error = apps.error().message;

@@ -18,6 +18,7 @@
 
 #include "perfgate/core/csv.hpp"
 #include "perfgate/perf/host_context.hpp"
+#include "perfgate/test/processes.hpp"
 #include "test_support.hpp"
 
 using namespace perfgate::perf;
@@ -53,14 +54,6 @@ int wait_for(pid_t pid, std::chrono::seconds limit) {
     ::waitpid(pid, &status, 0);
     FAIL("process " << pid << " did not end within " << limit.count() << " s");
     return status;
-}
-
-bool alive(int pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string text;
-    if (!std::getline(stat, text)) return false;
-    const auto close = text.rfind(')');
-    return close != std::string::npos && text.size() > close + 2 && text[close + 2] != 'Z';
 }
 
 std::size_t data_rows(const fs::path& csv) {
@@ -120,7 +113,7 @@ TEST_CASE("ctest interrupted by SIGINT keeps whole rows and leaves no runtime be
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     for (int p : stub_pids()) {
         INFO("stub process " << p << " right after the interrupt");
-        CHECK_FALSE(alive(p));
+        CHECK_FALSE(perfgate::test::process_alive(p));
     }
     // Longer than one pair takes: a perfgate that outlived the interrupt would finish its pair
     // (a new row) or still be running a stub (checked below).
@@ -154,7 +147,7 @@ TEST_CASE("ctest interrupted by SIGINT keeps whole rows and leaves no runtime be
     CHECK(started.size() >= 4);  // two pids per started stub: at least the finished one and the interrupted one
     for (int p : started) {
         INFO("stub process " << p);
-        CHECK_FALSE(alive(p));
+        CHECK_FALSE(perfgate::test::process_alive(p));
     }
     std::cout << "[fault] SIGINT: ctest ended " << took << " s after the signal; " << read->rows.size()
               << " whole row(s) of 4 pairs kept; " << started.size() / 2 << " stub(s) started, none left\n";

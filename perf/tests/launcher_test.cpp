@@ -5,21 +5,13 @@
 #include <fstream>
 
 #include "perfgate/perf/launcher.hpp"
+#include "perfgate/test/processes.hpp"
 #include "test_support.hpp"
 
 using namespace perfgate::perf;
 namespace fs = std::filesystem;
 
 static std::string stub() { return (test::data() / "stub-runtime.sh").string(); }
-
-// True while `pid` exists and is not a zombie waiting for its reaper.
-static bool alive(int pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string text;
-    if (!std::getline(stat, text)) return false;
-    const auto close = text.rfind(')');
-    return close != std::string::npos && text.size() > close + 2 && text[close + 2] != 'Z';
-}
 
 static std::vector<int> pids_in(const fs::path& file) {
     std::vector<int> pids;
@@ -78,8 +70,7 @@ TEST_CASE("a timeout kills the whole process group", "[launcher]") {
     CHECK_THAT(res.out, Catch::Contains("loading model"));
     const auto pids = pids_in(dir / "pids");
     REQUIRE(pids.size() == 1);
-    for (int i = 0; i < 50 && alive(pids[0]); ++i) ::usleep(20000);
-    CHECK_FALSE(alive(pids[0]));
+    CHECK(perfgate::test::process_gone_within(pids[0], std::chrono::milliseconds(1000)));
 }
 
 TEST_CASE("a child that outlives its parent neither blocks nor survives", "[launcher]") {
@@ -96,8 +87,7 @@ TEST_CASE("a child that outlives its parent neither blocks nor survives", "[laun
     CHECK_THAT(res.out, Catch::Contains("62.68 tok/s"));
     const auto pids = pids_in(dir / "pids");
     REQUIRE(pids.size() == 1);
-    for (int i = 0; i < 50 && alive(pids[0]); ++i) ::usleep(20000);
-    CHECK_FALSE(alive(pids[0]));
+    CHECK(perfgate::test::process_gone_within(pids[0], std::chrono::milliseconds(1000)));
 }
 
 TEST_CASE("a SIGKILLed child reports the signal", "[launcher]") {

@@ -169,8 +169,7 @@ void collect_macos(Context& ctx) {
 
 Observations collect_observations(const ProbeOptions& options) {
     Observations obs;
-    const char* path_env = std::getenv("PATH");
-    Context ctx{options, split_search_path(options.search_path.value_or(path_env ? path_env : "")), obs, {}};
+    Context ctx{options, search_path_dirs(options.search_path), obs, {}};
     const Sysroot root(options.sysroot);
     if (const char* o = std::getenv("HSA_OVERRIDE_GFX_VERSION"); o && *o) obs.hsa_override_gfx_version = o;
 

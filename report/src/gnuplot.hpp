@@ -1,6 +1,6 @@
 #pragma once
-// Running gnuplot: found on a search path, started with an argument vector (Boost.Process, never a
-// shell), with a time limit.
+// Running gnuplot: found on a search path, started through core's process runner (an argument
+// vector, never a shell) with a time limit.
 #include <string>
 
 #include "perfgate/core/expected.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // Reading files as they are at a git ref, for pull-request safety (--baseline-ref). git runs through
-// Boost.Process with an argument vector, never through a shell.
+// core's process runner (core/process.hpp) with an argument vector, never through a shell.
 #include <string>
 #include <vector>
 

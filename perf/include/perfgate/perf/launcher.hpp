@@ -1,61 +1,27 @@
 #pragma once
-// Starts one runtime process and waits for it, with a hard time limit.
-// The child gets an argument vector (never a shell), its own environment and its own process
-// group, so a timeout can kill everything it spawned; its output is captured up to a bound.
-#include <chrono>
-#include <cstddef>
-#include <functional>
-#include <map>
-#include <optional>
+// Starts one runtime process and waits for it, with a hard time limit, through core's process
+// runner (argument vector, own process group, bounded capture: core/process.hpp). What this adds is
+// the measurement's view of a launch: a runtime that cannot be started is a failed pair with a
+// reason, not an error value, so the result says whether it started.
 #include <string>
-#include <string_view>
-#include <vector>
+
+#include "perfgate/core/process.hpp"
 
 namespace perfgate::perf {
 
-struct LaunchRequest {
-    std::string program;                       // a path, or a bare name looked up on PATH
-    std::vector<std::string> args;
-    std::map<std::string, std::string> env;    // set on top of the inherited environment
-    std::chrono::milliseconds timeout{300'000};
-    std::size_t capture_limit = 4 * 1024 * 1024;  // bytes kept per stream (head and tail halves)
-    // Called for every complete stderr line as it arrives (progress pass-through).
-    std::function<void(std::string_view line)> on_stderr_line;
-    // Called about once a second while the process runs, with the seconds since it started: lets
-    // the caller show that a long run that prints nothing is still alive.
-    std::function<void(double elapsed_s)> on_tick;
-};
+using LaunchRequest = ProcessRequest;
+using perfgate::dropped_output_mark;
 
-struct LaunchResult {
+struct LaunchResult : ProcessResult {
     bool started = false;
-    std::string start_error;         // why it could not start (set when !started)
-    bool timed_out = false;          // we killed its process group at the deadline
-    std::optional<int> exit_code;    // set when it exited normally
-    std::optional<int> term_signal;  // set when a signal ended it
-    std::string out;                 // captured stdout (bounded)
-    std::string err;                 // captured stderr (bounded)
-    bool truncated = false;          // some output was dropped to stay within the bound
-    double wall_seconds = 0.0;
+    std::string start_error;  // why it could not start (set when !started)
+    bool truncated = false;   // some output of either stream was dropped to stay within the bound
 
-    // The shell's view of the status: exit code, or 128 + signal.
-    int shell_status() const;
     // stdout then stderr, the text the output rules look at.
     std::string merged() const { return out + (out.empty() || out.back() == '\n' ? "" : "\n") + err; }
 };
 
-// The line that stands for the middle of a stream cut out of the capture. It holds no character
-// that opens JSON, XML or CSV data ('[', '{', '<', ',', '"'), so an output adapter looking for the
-// runtime's result never takes it for the start of that result (hardening issue, item 10).
-std::string dropped_output_mark(std::size_t bytes);
-
 // Runs the request to completion; never throws for runtime failures (they are in the result).
-// When the direct child exits, whatever is left of its process group is killed, so a child that
-// outlives its parent cannot keep the pipes open or linger as an orphan.
 LaunchResult launch(const LaunchRequest& request);
-
-// Makes SIGTERM, SIGINT and SIGHUP (ctest's timeout, Ctrl-C, a closed terminal) kill the process
-// group of the runtime being measured before perfgate itself ends. Each child also gets
-// PR_SET_PDEATHSIG, so even a SIGKILLed perfgate takes its direct child with it.
-void install_termination_handlers();
 
 }  // namespace perfgate::perf

@@ -1,14 +1,19 @@
 #pragma once
-// Launches an external tool (argument vector, never a shell) with a time cap.
+// Runs an external tool of the probe (rocminfo, nvidia-smi, sysctl, a runtime's device listing)
+// with a time cap, through core's process runner. What this adds: the tool is looked up on the
+// probe's own search path (a recording's bin/ in tests), and a tool that outruns its cap is an error.
 #include <chrono>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "perfgate/core/expected.hpp"
+#include "perfgate/core/search_path.hpp"
 
 namespace perfgate::probes {
+
+using perfgate::find_on_path;
+using perfgate::split_search_path;
 
 struct ToolCall {
     std::string program;  // a bare name is looked up on the search path; a path is used as is
@@ -22,11 +27,6 @@ struct ToolOutput {
     std::string text;  // stdout (and stderr when merged), ANSI codes removed
     int exit_code = 0;
 };
-
-// The directories to search: `path_list` in PATH syntax ("a:b:c").
-std::vector<std::string> split_search_path(const std::string& path_list);
-// Full path of `name` in `dirs` (first executable match), or nullopt.
-std::optional<std::string> find_on_path(const std::string& name, const std::vector<std::string>& dirs);
 
 // Errors (as values): not found, could not start, ran past the timeout (the whole process group
 // is killed). A non-zero exit is not an error here: the output and the code are returned.

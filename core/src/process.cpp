@@ -1,0 +1,145 @@
+#include "perfgate/core/process.hpp"
+
+#include <atomic>
+#include <filesystem>
+#include <csignal>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/filesystem/path.hpp>
+#include <boost/process.hpp>
+#include <boost/process/extend.hpp>
+
+#include "output_capture.hpp"
+#include "perfgate/core/search_path.hpp"
+
+namespace perfgate {
+namespace bp = boost::process;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The process group being run, for the termination handlers (0: none). perfgate runs one child at
+// a time, so one slot is enough.
+std::atomic<pid_t> g_active_group{0};
+
+extern "C" void kill_active_group_and_reraise(int sig) {
+    const pid_t group = g_active_group.load();
+    if (group > 0) ::kill(-group, SIGKILL);  // async-signal-safe, as are signal() and raise()
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+}
+
+std::string describe(const std::string& program, const ProcessRequest& request) {
+    return "'" + program + "'" + (request.cwd.empty() ? "" : " in " + request.cwd);
+}
+
+}  // namespace
+
+std::string dropped_output_mark(std::size_t bytes) {
+    return "\n~~ perfgate: " + std::to_string(bytes) + " bytes of output dropped here ~~\n";
+}
+
+int ProcessResult::shell_status() const {
+    if (exit_code) return *exit_code;
+    if (term_signal) return 128 + *term_signal;
+    return -1;
+}
+
+Expected<ProcessResult> run_process(const ProcessRequest& request) {
+    auto exe = find_on_path(request.program);
+    if (!exe) return make_error("cannot run '" + request.program + "': not found or not executable");
+    // A relative path was checked from our folder; the child resolves it after changing to its own.
+    if (!request.cwd.empty()) exe = std::filesystem::absolute(*exe).string();
+    // Boost.Process ignores a failed chdir in the child, which would then run in our folder.
+    if (std::error_code ec; !request.cwd.empty() && !std::filesystem::is_directory(request.cwd, ec))
+        return make_error("cannot start " + describe(*exe, request) + ": no such folder");
+
+    bp::environment env = boost::this_process::environment();
+    for (const auto& [key, value] : request.env) env[key] = value;
+    const boost::filesystem::path stdin_path(request.stdin_file.value_or("/dev/null"));
+    const bool merge = request.merge_stderr;
+
+    ProcessResult result;
+    bp::pipe out_pipe, err_pipe;
+    const auto start = Clock::now();
+    std::error_code launch_error;
+    bp::child child;
+    try {
+        child = bp::child(
+            bp::exe = *exe, bp::args = request.args, env, bp::start_dir = request.cwd.empty() ? "." : request.cwd,
+            bp::std_in < stdin_path, bp::std_out > out_pipe, bp::std_err > err_pipe,
+            // Last, so that it sees the redirections above. Own process group: a timeout kills the
+            // program and every process it started.
+            bp::extend::on_exec_setup =
+                [merge](auto&) {
+                    ::setpgid(0, 0);
+                    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+                    if (merge) ::dup2(STDOUT_FILENO, STDERR_FILENO);
+                },
+            launch_error);
+    } catch (const std::exception& e) {
+        return make_error("cannot start " + describe(*exe, request) + ": " + e.what());
+    }
+    if (launch_error || !child.valid())
+        return make_error("cannot start " + describe(*exe, request) + ": " + launch_error.message());
+    const pid_t pid = child.id();
+    ::setpgid(pid, pid);  // also from the parent, so the group exists before we might signal it
+    g_active_group.store(pid);
+
+    // The parent keeps only the read ends; otherwise end of file never comes.
+    ::close(out_pipe.native_sink());
+    out_pipe.assign_sink(-1);
+    ::close(err_pipe.native_sink());
+    err_pipe.assign_sink(-1);
+    detail::CapturedStream out{out_pipe.native_source(), detail::BoundedBuffer(request.capture_limit), false, {}};
+    detail::CapturedStream err{err_pipe.native_source(), detail::BoundedBuffer(request.capture_limit), true, {}};
+    out_pipe.assign_source(-1);
+    err_pipe.assign_source(-1);
+    const std::vector<detail::CapturedStream*> streams{&out, &err};
+
+    const auto deadline = start + request.timeout;
+    auto next_tick = start + std::chrono::seconds(1);
+    bool exited = false;
+    while (!exited) {
+        detail::pump(streams, std::chrono::milliseconds(50), request.on_stderr_line);
+        if (request.on_tick && Clock::now() >= next_tick) {
+            next_tick += std::chrono::seconds(1);
+            request.on_tick(std::chrono::duration<double>(Clock::now() - start).count());
+        }
+        std::error_code ec;
+        exited = !child.running(ec);
+        if (!exited && Clock::now() >= deadline) {
+            result.timed_out = true;
+            ::kill(-pid, SIGKILL);
+            child.wait(ec);
+            exited = true;
+        }
+    }
+    // Leftovers of the group (a grandchild that outlived its parent) go too.
+    ::kill(-pid, SIGKILL);
+    g_active_group.store(0);
+    const auto drain_deadline = Clock::now() + std::chrono::seconds(2);
+    while ((out.fd >= 0 || err.fd >= 0) && Clock::now() < drain_deadline)
+        detail::pump(streams, std::chrono::milliseconds(50), request.on_stderr_line);
+    detail::finish(streams, request.on_stderr_line);
+
+    const int status = child.native_exit_code();
+    if (result.timed_out) result.term_signal = SIGKILL;
+    else if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
+    result.out = out.buffer.text();
+    result.err = err.buffer.text();
+    result.out_truncated = out.buffer.truncated();
+    result.err_truncated = err.buffer.truncated();
+    result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+}
+
+void install_termination_handlers() {
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) ::signal(sig, kill_active_group_and_reraise);
+}
+
+}  // namespace perfgate

@@ -1,0 +1,196 @@
+// The process runner every launch goes through: /bin/sh scripts written into a temp folder play
+// the child, so each property (exit status, timeout, capture bound, environment, cwd, lookup) is
+// checked against a program whose behaviour the test fixes.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include "perfgate/core/process.hpp"
+#include "perfgate/core/search_path.hpp"
+#include "perfgate/test/processes.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace perfgate;
+
+namespace {
+
+fs::path script(const fs::path& dir, const std::string& name, const std::string& body) {
+    const auto path = dir / name;
+    std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
+    fs::permissions(path, fs::perms::owner_all);
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("run_process returns the exit code and both streams", "[process]") {
+    const auto dir = test::fresh_dir("process", "exit");
+    ProcessRequest r;
+    r.program = script(dir, "exit3", "echo to-out; echo to-err >&2; exit 3").string();
+    const auto res = run_process(r);
+    REQUIRE(res);
+    CHECK(res->exit_code == 3);
+    CHECK(res->shell_status() == 3);
+    CHECK_FALSE(res->term_signal);
+    CHECK_FALSE(res->timed_out);
+    CHECK(res->out == "to-out\n");
+    CHECK(res->err == "to-err\n");
+}
+
+TEST_CASE("run_process reports a signal as 128 + signal", "[process]") {
+    const auto dir = test::fresh_dir("process", "signal");
+    ProcessRequest r;
+    r.program = script(dir, "killself", "kill -TERM $$").string();
+    const auto res = run_process(r);
+    REQUIRE(res);
+    REQUIRE(res->term_signal);
+    CHECK(*res->term_signal == SIGTERM);
+    CHECK(res->shell_status() == 128 + SIGTERM);
+}
+
+TEST_CASE("a timeout kills the whole process group, grandchild included", "[process]") {
+    const auto dir = test::fresh_dir("process", "timeout");
+    const auto pid_file = dir / "grandchild.pid";
+    ProcessRequest r;
+    // The grandchild is started in the background and would outlive a kill of its parent alone.
+    r.program = script(dir, "hang", "sleep 30 &\necho $! > \"$1\"\necho started\nwait").string();
+    r.args = {pid_file.string()};
+    r.timeout = std::chrono::milliseconds(1000);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto res = run_process(r);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE(res);
+    CHECK(res->timed_out);
+    CHECK(res->term_signal == SIGKILL);
+    CHECK_FALSE(res->exit_code);
+    CHECK(took < 5.0);
+    CHECK(res->out == "started\n");
+    int grandchild = 0;
+    std::ifstream(pid_file) >> grandchild;
+    REQUIRE(grandchild > 0);
+    CHECK(test::process_gone_within(grandchild, std::chrono::milliseconds(1000)));
+}
+
+TEST_CASE("a grandchild left behind by a finished child is killed and does not hold the pipes", "[process]") {
+    const auto dir = test::fresh_dir("process", "orphan");
+    const auto pid_file = dir / "grandchild.pid";
+    ProcessRequest r;
+    r.program = script(dir, "orphan", "sleep 30 &\necho $! > \"$1\"\necho done").string();
+    r.args = {pid_file.string()};
+    r.timeout = std::chrono::seconds(20);
+    const auto res = run_process(r);
+    REQUIRE(res);
+    CHECK_FALSE(res->timed_out);
+    CHECK(res->exit_code == 0);
+    CHECK(res->wall_seconds < 5.0);
+    int grandchild = 0;
+    std::ifstream(pid_file) >> grandchild;
+    REQUIRE(grandchild > 0);
+    CHECK(test::process_gone_within(grandchild, std::chrono::milliseconds(1000)));
+}
+
+TEST_CASE("capture over the bound keeps the head and the tail with the mark between", "[process]") {
+    const auto dir = test::fresh_dir("process", "bound");
+    ProcessRequest r;
+    r.program = script(dir, "flood", "seq 1 100000; seq 1 5 >&2").string();
+    r.capture_limit = 1000;
+    const auto res = run_process(r);
+    REQUIRE(res);
+    CHECK(res->out_truncated);
+    CHECK_FALSE(res->err_truncated);
+    CHECK(res->out.rfind("1\n2\n3\n", 0) == 0);
+    CHECK_THAT(res->out, Catch::EndsWith("99999\n100000\n"));
+    // seq 1 100000 prints 588895 bytes; 1000 of them are kept.
+    CHECK_THAT(res->out, Catch::Contains(dropped_output_mark(588895 - 1000)));
+    CHECK(res->out.size() == 1000 + dropped_output_mark(588895 - 1000).size());
+    CHECK(res->err == "1\n2\n3\n4\n5\n");
+}
+
+TEST_CASE("the environment additions, the working directory and stdin reach the child", "[process]") {
+    const auto dir = test::fresh_dir("process", "env-cwd");
+    const auto work = dir / "work";
+    fs::create_directories(work);
+    std::ofstream(dir / "input.txt") << "line from stdin\n";
+    ProcessRequest r;
+    r.program = script(dir, "show", "echo \"x=$PROCESS_TEST_X\"; pwd; cat; test -n \"$PATH\" && echo has-path").string();
+    r.env = {{"PROCESS_TEST_X", "a b;c"}};
+    r.cwd = work.string();
+    r.stdin_file = (dir / "input.txt").string();
+    const auto res = run_process(r);
+    REQUIRE(res);
+    CHECK(res->out == "x=a b;c\n" + fs::canonical(work).string() + "\nline from stdin\nhas-path\n");
+
+    SECTION("a program named relative to our folder is found when the child runs elsewhere") {
+        r.program = fs::relative(r.program, fs::current_path()).string();
+        REQUIRE(r.program.find('/') != std::string::npos);
+        const auto again = run_process(r);
+        REQUIRE(again);
+        CHECK(again->out == res->out);
+    }
+    SECTION("without a stdin file the child reads an empty stdin") {
+        r.stdin_file.reset();
+        r.cwd.clear();
+        const auto again = run_process(r);
+        REQUIRE(again);
+        CHECK(again->out == "x=a b;c\n" + fs::current_path().string() + "\nhas-path\n");
+    }
+}
+
+TEST_CASE("merged stderr lands in the stdout capture in order", "[process]") {
+    const auto dir = test::fresh_dir("process", "merge");
+    ProcessRequest r;
+    r.program = script(dir, "both", "echo one; echo two >&2; echo three").string();
+    r.merge_stderr = true;
+    const auto res = run_process(r);
+    REQUIRE(res);
+    CHECK(res->out == "one\ntwo\nthree\n");
+    CHECK(res->err.empty());
+}
+
+TEST_CASE("a program that cannot run is an error value naming it", "[process]") {
+    const auto dir = test::fresh_dir("process", "missing");
+    ProcessRequest r;
+    r.program = (dir / "no-such-tool").string();
+    auto res = run_process(r);
+    REQUIRE_FALSE(res);
+    CHECK_THAT(res.error().message, Catch::Contains(r.program));
+
+    r.program = "perfgate-no-such-program-on-path";
+    res = run_process(r);
+    REQUIRE_FALSE(res);
+    CHECK_THAT(res.error().message, Catch::Contains("perfgate-no-such-program-on-path"));
+
+    r.program = script(dir, "ok", "true").string();
+    r.cwd = (dir / "no-such-folder").string();
+    res = run_process(r);
+    REQUIRE_FALSE(res);
+    CHECK_THAT(res.error().message, Catch::Contains(r.program));
+    CHECK_THAT(res.error().message, Catch::Contains("no-such-folder"));
+}
+
+TEST_CASE("find_on_path takes the first executable match and skips empty entries", "[process][search_path]") {
+    const auto dir = test::fresh_dir("process", "search");
+    fs::create_directories(dir / "a");
+    fs::create_directories(dir / "b");
+    std::ofstream(dir / "a" / "tool") << "not executable\n";
+    script(dir / "b", "tool", "true");
+    script(dir / "a", "other", "true");
+
+    const auto dirs = split_search_path((dir / "a").string() + "::" + (dir / "b").string() + ":");
+    REQUIRE(dirs.size() == 2);
+    CHECK(find_on_path("tool", dirs) == (dir / "b" / "tool").string());
+    CHECK(find_on_path("other", dirs) == (dir / "a" / "other").string());
+    CHECK_FALSE(find_on_path("missing", dirs));
+    CHECK_FALSE(find_on_path("tool", {}));
+    // A name with a '/' is used as it is, never searched.
+    CHECK(find_on_path((dir / "b" / "tool").string(), {}) == (dir / "b" / "tool").string());
+    CHECK_FALSE(find_on_path((dir / "a" / "tool").string(), dirs));
+    CHECK(search_path_dirs(std::string()).empty());
+    CHECK(search_path_dirs(std::nullopt) == split_search_path(std::getenv("PATH") ? std::getenv("PATH") : ""));
+    CHECK(find_on_path("sh") == find_on_path("sh", search_path_dirs(std::nullopt)));
+    CHECK(find_on_path("sh"));
+}
