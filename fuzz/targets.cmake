@@ -72,7 +72,7 @@ endif()
 
 if(TARGET perfgate_perf)
   perfgate_fuzz_parsers(perfgate_fuzz_perf_parsers perfgate_perf
-    SOURCES perf/src/suite.cpp perf/src/json_locator.cpp perf/src/adapter_util.cpp perf/src/adapter_llama_bench.cpp
+    SOURCES perf/src/suite.cpp perf/src/adapter_util.cpp perf/src/adapter_llama_bench.cpp
             perf/src/adapter_mlxcel.cpp perf/src/adapter_mlx_lm.cpp perf/src/adapter_catch2.cpp
             perf/src/adapter_command.cpp
     LIBS nlohmann_json::nlohmann_json)
