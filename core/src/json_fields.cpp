@@ -16,7 +16,7 @@ void JsonFields::fail(std::string_view pointer, std::string_view what) {
     if (!error_) error_ = doc_.error(pointer, what);
 }
 
-void JsonFields::only_keys(const json& object, std::string_view pointer, std::initializer_list<std::string_view> known,
+void JsonFields::only_keys(const json& object, std::string_view pointer, std::span<const std::string_view> known,
                            std::string_view context) {
     for (const auto& [key, value] : object.items()) {
         if (std::find(known.begin(), known.end(), key) != known.end()) continue;

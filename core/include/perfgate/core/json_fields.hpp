@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,8 +29,12 @@ public:
 
     // Rejects keys the schema does not know, so a typo is an error instead of a silent default:
     // `unknown key "modle" in <context> (allowed: ...)`; `context` is e.g. "/overrides/0" or "the suite".
-    void only_keys(const nlohmann::json& object, std::string_view pointer, std::initializer_list<std::string_view> known,
+    void only_keys(const nlohmann::json& object, std::string_view pointer, std::span<const std::string_view> known,
                    std::string_view context);
+    void only_keys(const nlohmann::json& object, std::string_view pointer, std::initializer_list<std::string_view> known,
+                   std::string_view context) {
+        only_keys(object, pointer, std::span<const std::string_view>(known.begin(), known.size()), context);
+    }
 
     // A field that is absent gives nullopt (a problem too when `required`); one of another type
     // gives nullopt and the problem `"key" must be ...`.
