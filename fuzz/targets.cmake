@@ -42,7 +42,7 @@ endif()
 
 if(TARGET perfgate_gates)
   perfgate_fuzz_parsers(perfgate_fuzz_gates_parsers perfgate_gates
-    SOURCES gates/src/thresholds.cpp gates/src/json_locate.cpp gates/src/catalog.cpp gates/src/file_name.cpp
+    SOURCES gates/src/thresholds.cpp gates/src/catalog.cpp gates/src/file_name.cpp
             gates/src/calendar.cpp
     LIBS nlohmann_json::nlohmann_json)
   perfgate_fuzz_target(fuzz_thresholds SOURCES thresholds_fuzz.cpp LIBS perfgate_fuzz_gates_parsers
