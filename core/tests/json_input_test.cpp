@@ -2,6 +2,7 @@
 
 #include "perfgate/core/json_fields.hpp"
 #include "perfgate/core/json_input.hpp"
+#include "perfgate/core/json_optional.hpp"
 
 using namespace perfgate;
 
@@ -106,4 +107,12 @@ TEST_CASE("typed fields check ranges, required keys and unknown keys", "[json_in
     CHECK(first_error([&](JsonFields& r) { r.boolean(o, "", "n"); }) == "f.json:2: \"n\" must be true or false");
     CHECK(first_error([&](JsonFields& r) { r.only_keys(o, "", {"n", "big", "s"}, "the file"); }) ==
           "f.json:5: unknown key \"typo\" in the file (allowed: n, big, s)");
+}
+
+TEST_CASE("an empty optional is written as null and read back as empty", "[json_input]") {
+    const std::optional<std::uint64_t> none, bytes = 42;
+    const nlohmann::json j = {{"none", none}, {"bytes", bytes}};
+    CHECK(j.dump() == R"({"bytes":42,"none":null})");
+    CHECK_FALSE(j["none"].get<std::optional<std::uint64_t>>());
+    CHECK(j["bytes"].get<std::optional<std::uint64_t>>() == 42u);
 }
