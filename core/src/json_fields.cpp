@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace perfgate {
 
@@ -20,9 +21,8 @@ void JsonFields::only_keys(const json& object, std::string_view pointer, std::sp
                            std::string_view context) {
     for (const auto& [key, value] : object.items()) {
         if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-        std::string list;
-        for (auto k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-        fail(json_pointer_child(pointer, key), fmt::format("unknown key \"{}\" in {} (allowed: {})", key, context, list));
+        fail(json_pointer_child(pointer, key),
+             fmt::format("unknown key \"{}\" in {} (allowed: {})", key, context, fmt::join(known, ", ")));
     }
 }
 
