@@ -45,7 +45,7 @@ endif()
 
 if(TARGET perfgate_gates)
   perfgate_fuzz_parsers(perfgate_fuzz_gates_parsers perfgate_gates
-    SOURCES gates/src/thresholds.cpp gates/src/json_locate.cpp gates/src/catalog.cpp gates/src/file_name.cpp
+    SOURCES gates/src/thresholds.cpp gates/src/catalog.cpp gates/src/file_name.cpp
             gates/src/calendar.cpp
     LIBS nlohmann_json::nlohmann_json)
   perfgate_fuzz_target(fuzz_thresholds SOURCES thresholds_fuzz.cpp LIBS perfgate_fuzz_gates_parsers
@@ -75,7 +75,7 @@ endif()
 
 if(TARGET perfgate_perf)
   perfgate_fuzz_parsers(perfgate_fuzz_perf_parsers perfgate_perf
-    SOURCES perf/src/suite.cpp perf/src/json_locator.cpp perf/src/adapter_util.cpp perf/src/adapter_llama_bench.cpp
+    SOURCES perf/src/suite.cpp perf/src/adapter_util.cpp perf/src/adapter_llama_bench.cpp
             perf/src/adapter_mlxcel.cpp perf/src/adapter_mlx_lm.cpp perf/src/adapter_catch2.cpp
             perf/src/adapter_command.cpp perf/src/xml_depth.cpp
     LIBS nlohmann_json::nlohmann_json Boost::boost)

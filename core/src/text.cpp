@@ -47,14 +47,6 @@ std::size_t line_of_offset(std::string_view text, std::size_t offset) {
     return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
-std::size_t offset_of_quoted(std::string_view text, std::string_view what) {
-    const auto open = what.find('\'');
-    const auto close = what.rfind('\'');
-    if (open == std::string_view::npos || close <= open + 1) return 0;
-    const auto at = text.find(what.substr(open + 1, close - open - 1));
-    return at == std::string_view::npos ? 0 : at;
-}
-
 std::string_view trim(std::string_view s) {
     const char* ws = " \t\r\n\f\v";
     auto b = s.find_first_not_of(ws);

@@ -4,12 +4,12 @@
 #include <limits>
 #include <utility>
 #include <fstream>
-#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
-#include "perfgate/core/text.hpp"
+#include "perfgate/core/json_fields.hpp"
+#include "perfgate/core/json_input.hpp"
 #include "perfgate/forge/model_spec.hpp"
 
 namespace perfgate::forge {
@@ -17,79 +17,52 @@ namespace {
 
 using nlohmann::json;
 
-// Line where `"key":` first appears; nlohmann keeps no positions, and spec keys are unique
-// within a spec (the spec is a flat object), so the first occurrence is the one meant.
-std::size_t line_of_key(std::string_view text, std::string_view key) {
-    std::string quoted(1, '"');  // built by append: g++ 12 -O2 warns falsely (-Wrestrict) on "\"" + s
-    quoted.append(key);
-    quoted.push_back('"');
-    std::size_t from = 0;
-    while (true) {
-        const auto at = text.find(quoted, from);
-        if (at == std::string_view::npos) return 1;
-        auto after = at + quoted.size();
-        while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\r' || text[after] == '\n')) ++after;
-        if (after < text.size() && text[after] == ':') return line_of_offset(text, at);
-        from = at + 1;
-    }
-}
-
+// A spec is one flat object: every field is read from the top level, and a problem about a key
+// names the line of its value (or the object's first line when the key is absent).
 class SpecReader {
 public:
-    SpecReader(const json& j, std::string_view text, const std::string& origin) : j_(j), text_(text), origin_(origin) {}
+    explicit SpecReader(const JsonDocument& doc) : doc_(doc), fields_(doc) {}
 
-    const std::string& error() const { return error_; }
-    bool ok() const { return error_.empty(); }
+    Error error() const { return fields_.error(); }
+    bool ok() const { return !fields_.failed(); }
 
-    void fail(std::string_view key, const std::string& what) {
-        if (!error_.empty()) return;
-        const std::size_t line = key.empty() ? 1 : line_of_key(text_, key);
-        error_ = origin_ + ":" + std::to_string(line) + ": " + what;
+    void fail(std::string_view key, const std::string& what) { fields_.fail(key.empty() ? "" : json_pointer_child("", key), what); }
+
+    void only_known_keys() {
+        static constexpr std::string_view known[] = {
+            "name", "description", "architecture", "vocab_file", "vocab_size", "context_length",
+            "embedding_length", "block_count", "feed_forward_length", "head_count", "head_count_kv",
+            "head_dim", "rope_freq_base", "rms_norm_eps", "tied_embeddings", "expert_count",
+            "expert_used_count", "expert_feed_forward_length", "weight_type", "seed"};
+        fields_.only_keys(doc_.value, "", known, "the model spec");
     }
 
     std::string text(const char* key, bool required) {
-        if (!j_.contains(key)) { if (required) fail("", std::string("missing \"") + key + "\""); return {}; }
-        if (!j_[key].is_string()) { fail(key, std::string("\"") + key + "\" must be a string"); return {}; }
-        return j_[key].get<std::string>();
+        return fields_.string(doc_.value, "", key, need(required)).value_or("");
     }
 
     std::uint64_t count(const char* key, bool required, std::uint64_t fallback = 0) {
-        if (!j_.contains(key)) { if (required) fail("", std::string("missing \"") + key + "\""); return fallback; }
-        const json& v = j_[key];
-        if (!v.is_number_unsigned() || v.get<std::uint64_t>() == 0) {
-            fail(key, std::string("\"") + key + "\" must be a positive integer");
-            return fallback;
-        }
-        return v.get<std::uint64_t>();
+        return fields_.unsigned_integer(doc_.value, "", key, 1, need(required)).value_or(fallback);
     }
 
     double real(const char* key, double fallback) {
-        if (!j_.contains(key)) return fallback;
-        if (!j_[key].is_number() || j_[key].get<double>() <= 0) { fail(key, std::string("\"") + key + "\" must be a positive number"); return fallback; }
-        return j_[key].get<double>();
+        const auto v = fields_.number(doc_.value, "", key);
+        if (!v) return fallback;
+        if (*v <= 0) {
+            fail(key, std::string("\"") + key + "\" must be a positive number");
+            return fallback;
+        }
+        return *v;
     }
 
-    bool flag(const char* key, bool fallback) {
-        if (!j_.contains(key)) return fallback;
-        if (!j_[key].is_boolean()) { fail(key, std::string("\"") + key + "\" must be true or false"); return fallback; }
-        return j_[key].get<bool>();
-    }
+    bool flag(const char* key, bool fallback) { return fields_.boolean(doc_.value, "", key).value_or(fallback); }
 
 private:
-    const json& j_;
-    std::string_view text_;
-    const std::string& origin_;
-    std::string error_;
-};
+    static JsonFields::Need need(bool required) { return required ? JsonFields::Need::required : JsonFields::Need::optional; }
 
-const std::set<std::string>& known_keys() {
-    static const std::set<std::string> keys = {
-        "name", "description", "architecture", "vocab_file", "vocab_size", "context_length",
-        "embedding_length", "block_count", "feed_forward_length", "head_count", "head_count_kv",
-        "head_dim", "rope_freq_base", "rms_norm_eps", "tied_embeddings", "expert_count",
-        "expert_used_count", "expert_feed_forward_length", "weight_type", "seed"};
-    return keys;
-}
+    const JsonDocument& doc_;
+    JsonFields fields_;
+};
 
 bool file_name_friendly(const std::string& s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
@@ -125,26 +98,13 @@ std::string_view architecture_name(Architecture arch) {
 }
 
 Expected<ModelSpec> parse_model_spec(std::string_view json_text, const std::string& origin) {
-    json j;
-    try {
-        j = json::parse(json_text.begin(), json_text.end());
-    } catch (const json::parse_error& e) {
-        // e.byte is 1-based and points just past the offending character.
-        const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-        std::string what = e.what();
-        if (const auto colon = what.rfind(": "); colon != std::string::npos) what = what.substr(colon + 2);
-        return make_error(origin + ":" + std::to_string(line_of_offset(json_text, offset)) + ": invalid JSON: " + what);
-    } catch (const json::exception& e) {
-        // A number too large for a double ("1e400") is out_of_range.406: it names the number but
-        // gives no position, so the line is where that number first appears.
-        return make_error(origin + ":" + std::to_string(line_of_offset(json_text, offset_of_quoted(json_text, e.what()))) +
-                          ": invalid JSON: " + e.what());
-    }
+    auto doc = parse_json_document(json_text, origin);
+    if (!doc) return doc.error();
+    const json& j = doc->value;
     if (!j.is_object()) return make_error(origin + ":1: a model spec must be a JSON object");
 
-    SpecReader r(j, json_text, origin);
-    for (const auto& [key, _] : j.items())
-        if (!known_keys().contains(key)) r.fail(key, "unknown key \"" + key + "\"");
+    SpecReader r(*doc);
+    r.only_known_keys();
 
     ModelSpec s;
     s.name = r.text("name", true);
@@ -181,7 +141,7 @@ Expected<ModelSpec> parse_model_spec(std::string_view json_text, const std::stri
     if (auto t = weight_type_from_name(wt); t && *t != WeightType::F32) s.weight_type = *t;
     else if (r.ok()) r.fail("weight_type", "\"weight_type\" must be one of Q4_0, Q8_0, F16 (got \"" + wt + "\")");
 
-    if (!r.ok()) return make_error(r.error());
+    if (!r.ok()) return r.error();
 
     // Bounds first: the shape rules below multiply these numbers, and the size check after them
     // must see no wrapped product.
@@ -200,7 +160,7 @@ Expected<ModelSpec> parse_model_spec(std::string_view json_text, const std::stri
     if (s.vocab_size > kMaxVocabSize)
         r.fail("vocab_size", "\"vocab_size\" is " + std::to_string(s.vocab_size) + ", above the limit of " +
                                  std::to_string(kMaxVocabSize) + " tokens");
-    if (!r.ok()) return make_error(r.error());
+    if (!r.ok()) return r.error();
 
     // Shape rules llama.cpp's loader relies on.
     if (s.head_count % s.head_count_kv != 0) r.fail("head_count_kv", "\"head_count\" must be a multiple of \"head_count_kv\"");
@@ -210,7 +170,7 @@ Expected<ModelSpec> parse_model_spec(std::string_view json_text, const std::stri
     if (s.architecture == Architecture::Llama && s.head_dim * s.head_count != s.embedding_length)
         r.fail("head_dim", "llama needs head_count * head_dim == embedding_length");
     if (s.head_dim % 2 != 0) r.fail("head_dim", "\"head_dim\" must be even (rotary embedding)");
-    if (!r.ok()) return make_error(r.error());
+    if (!r.ok()) return r.error();
 
     // The size, from one block's shapes (no tensor list is built for it), before anything that
     // lists every tensor.
@@ -220,7 +180,7 @@ Expected<ModelSpec> parse_model_spec(std::string_view json_text, const std::stri
                                                                                       : std::to_string(bytes) + " bytes") +
                                   ", above the limit of " + std::to_string(kMaxSpecWeightBytes) +
                                   " bytes (4 TiB) a spec may describe");
-    if (!r.ok()) return make_error(r.error());
+    if (!r.ok()) return r.error();
 
     // Quantized rows are made of 32-value blocks: every row length must be a multiple of 32.
     if (s.weight_type == WeightType::Q4_0 || s.weight_type == WeightType::Q8_0) {
@@ -233,7 +193,7 @@ Expected<ModelSpec> parse_model_spec(std::string_view json_text, const std::stri
             }
         }
     }
-    if (!r.ok()) return make_error(r.error());
+    if (!r.ok()) return r.error();
     return s;
 }
 

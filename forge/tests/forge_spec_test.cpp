@@ -96,7 +96,7 @@ TEST_CASE("spec errors name the file and line", "[forge][spec]") {
 
     std::string negative = kValid;
     negative.replace(negative.find("512"), 3, "-512");
-    CHECK_THAT(error_of(negative), Catch::StartsWith("x.json:6:") && Catch::Contains("positive integer"));
+    CHECK_THAT(error_of(negative), Catch::StartsWith("x.json:6:") && Catch::Contains("\"context_length\" must be an integer >= 1"));
 
     std::string bad_gqa = kValid;
     bad_gqa.replace(bad_gqa.find("\"head_count\": 4"), 15, "\"head_count\": 4, \"head_count_kv\": 3");

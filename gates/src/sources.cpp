@@ -3,7 +3,7 @@
 #include <boost/filesystem.hpp>
 
 #include "perfgate/core/file_read.hpp"
-#include "perfgate/core/host_tag_rule.hpp"
+#include "perfgate/core/thresholds_file.hpp"
 #include "perfgate/gates/git_tree.hpp"
 
 namespace perfgate::gates::detail {
@@ -58,8 +58,7 @@ Expected<std::optional<std::string>> Sources::threshold_text(const std::string& 
     // The one place a thresholds path is formed: default.json or <valid host tag>.json, nothing
     // that could leave the folder.
     const std::string stem = file_name.size() > 5 ? file_name.substr(0, file_name.size() - 5) : std::string();
-    if (file_name.size() <= 5 || file_name.substr(file_name.size() - 5) != ".json" ||
-        (stem != "default" && !is_valid_host_tag(stem)))
+    if (file_name.size() <= 5 || file_name.substr(file_name.size() - 5) != ".json" || !thresholds_file_name(stem, file_name))
         return make_error("thresholds file name '" + file_name + "' is not default.json or <valid host tag>.json");
     if (!from_git_) {
         auto path = (bfs::path(options_.thresholds_dir) / file_name).string();

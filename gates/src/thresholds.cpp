@@ -1,4 +1,3 @@
-#include "perfgate/core/text.hpp"
 #include "perfgate/gates/thresholds.hpp"
 
 #include <fnmatch.h>
@@ -14,28 +13,14 @@
 #include <span>
 #include <tuple>
 
-#include "json_locate.hpp"
+#include "perfgate/core/json_fields.hpp"
+#include "perfgate/core/thresholds_file.hpp"
 #include "perfgate/gates/calendar.hpp"
 
 namespace perfgate::gates {
 namespace {
 
 using nlohmann::json;
-
-struct Validator {
-    std::string_view text;
-    const std::string& name;
-    std::unordered_map<std::string, std::size_t> offsets;
-
-    std::string where(const std::string& pointer) const {
-        auto it = offsets.find(pointer);
-        std::size_t line = it == offsets.end() ? 1 : line_of_offset(text, it->second);
-        return name + ":" + std::to_string(line);
-    }
-    Error error(const std::string& pointer, const std::string& what) const {
-        return make_error(where(pointer) + ": " + what);
-    }
-};
 
 bool valid_metric_name(const std::string& m) {
     if (m == "*") return true;
@@ -46,7 +31,7 @@ bool valid_metric_name(const std::string& m) {
 }
 
 // Reads max_drop/alpha/noise from an object; other keys are checked by the caller.
-Expected<ThresholdFields> read_fields(const Validator& v, const json& obj, const std::string& pointer) {
+Expected<ThresholdFields> read_fields(const JsonDocument& v, const json& obj, const std::string& pointer) {
     ThresholdFields f;
     struct Spec {
         const char* key;
@@ -66,8 +51,10 @@ Expected<ThresholdFields> read_fields(const Validator& v, const json& obj, const
         auto it = obj.find(s.key);
         if (it == obj.end()) continue;
         const std::string p = pointer + "/" + s.key;
-        if (!it->is_number()) return v.error(p, std::string("\"") + s.key + "\" must be a number");
-        double x = it->get<double>();
+        JsonFields r(v);
+        const auto number = r.number(obj, pointer, s.key);
+        if (!number) return r.error();
+        const double x = *number;
         bool ok = (s.lo_open ? x > s.lo : x >= s.lo) &&
                   (std::string_view(s.key) == "alpha" ? x <= s.hi : x < s.hi);
         if (!ok) return v.error(p, std::string("\"") + s.key + "\" = " + it->dump() + " is out of range; need " + s.range);
@@ -76,22 +63,22 @@ Expected<ThresholdFields> read_fields(const Validator& v, const json& obj, const
     return f;
 }
 
-Status check_keys(const Validator& v, const json& obj, const std::string& pointer,
-                  std::initializer_list<std::string_view> allowed) {
-    for (auto it = obj.begin(); it != obj.end(); ++it) {
-        if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end()) {
-            return v.error(pointer + "/" + it.key(),
-                           fmt::format("unknown key \"{}\" (allowed: {})", it.key(), fmt::join(allowed, ", ")));
-        }
-    }
+Status check_keys(const JsonDocument& v, const json& obj, const std::string& pointer,
+                  std::span<const std::string_view> allowed, std::string_view context) {
+    JsonFields r(v);
+    r.only_keys(obj, pointer, allowed, context);
+    if (r.failed()) return r.error();
     return Ok{};
 }
 
-// Offset in text of the first '...'-quoted excerpt of an exception message (0 when absent).
+Status check_keys(const JsonDocument& v, const json& obj, const std::string& pointer,
+                  std::initializer_list<std::string_view> allowed, std::string_view context) {
+    return check_keys(v, obj, pointer, std::span<const std::string_view>(allowed.begin(), allowed.size()), context);
+}
 
 // Optional "calibration" facts written by perfgate calibrate (docs/verdict-quality.md): informational,
 // never used for a verdict, but validated like the rest so a hand edit cannot smuggle in nonsense.
-Status check_calibration(const Validator& v, const json& obj, const std::string& pointer, bool top_level) {
+Status check_calibration(const JsonDocument& v, const json& obj, const std::string& pointer, bool top_level) {
     if (!obj.is_object()) return v.error(pointer, "\"calibration\" must be an object");
     enum class Kind { text, count, fraction, positive, non_negative, count_or_null };
     struct Spec {
@@ -113,14 +100,12 @@ Status check_calibration(const Validator& v, const json& obj, const std::string&
                                       {"deepest_dip", Kind::non_negative}};
     const Spec* begin = top_level ? std::begin(top) : std::begin(per_metric);
     const Spec* end = top_level ? std::end(top) : std::end(per_metric);
+    std::vector<std::string_view> known;
+    for (const Spec* s = begin; s != end; ++s) known.push_back(s->key);
+    if (auto st = check_keys(v, obj, pointer, known, "\"calibration\""); !st) return st;
     for (auto it = obj.begin(); it != obj.end(); ++it) {
-        const std::string p = pointer + "/" + it.key();
+        const std::string p = json_pointer_child(pointer, it.key());
         const Spec* spec = std::find_if(begin, end, [&](const Spec& s) { return it.key() == s.key; });
-        if (spec == end) {
-            const auto keys = std::span(begin, end) | std::views::transform(&Spec::key);
-            return v.error(p, fmt::format("unknown key \"{}\" in \"calibration\" (allowed: {})", it.key(),
-                                          fmt::join(keys, ", ")));
-        }
         const json& x = *it;
         const std::string key = "\"" + it.key() + "\"";
         switch (spec->kind) {
@@ -150,11 +135,11 @@ Status check_calibration(const Validator& v, const json& obj, const std::string&
     return Ok{};
 }
 
-Expected<MemoryBandwidth> read_memory_bandwidth(const Validator& v, const json& obj) {
+Expected<MemoryBandwidth> read_memory_bandwidth(const JsonDocument& v, const json& obj) {
     const std::string p = "/memory_bandwidth";
     if (!obj.is_object())
         return v.error(p, "\"memory_bandwidth\" must be an object with bytes_per_s, source and date");
-    if (auto st = check_keys(v, obj, p, {"bytes_per_s", "source", "date", "description"}); !st) return st.error();
+    if (auto st = check_keys(v, obj, p, {"bytes_per_s", "source", "date", "description"}, "\"memory_bandwidth\""); !st) return st.error();
     MemoryBandwidth bw;
     auto bytes = obj.find("bytes_per_s");
     if (bytes == obj.end()) return v.error(p, "\"memory_bandwidth\" needs \"bytes_per_s\" (bytes per second, e.g. 4.29e12)");
@@ -185,39 +170,25 @@ bool glob_match(const std::string& pattern, std::string_view value) {
 
 
 Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::string& name) {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        // nlohmann reports a byte offset; people want a line.
-        std::size_t line = line_of_offset(text, e.byte == 0 ? 0 : e.byte - 1);
-        std::string what = e.what();
-        auto cut = what.find("syntax error");
-        return make_error(name + ":" + std::to_string(line) + ": invalid JSON: " +
-                          (cut == std::string::npos ? what : what.substr(cut)));
-    } catch (const json::exception& e) {
-        // A number too large for a double ("1e400") is out_of_range.406, which carries the number
-        // but no position: find the number in the text for the line.
-        return make_error(name + ":" + std::to_string(line_of_offset(text, offset_of_quoted(text, e.what()))) +
-                          ": invalid JSON: " + e.what());
-    }
-    std::optional<detail::DuplicateKey> duplicate;
-    Validator v{text, name, detail::locate_json_values(text, &duplicate)};
-    if (duplicate)
-        return make_error(name + ":" + std::to_string(line_of_offset(text, duplicate->offset)) + ": key \"" +
-                          duplicate->pointer.substr(duplicate->pointer.find_last_of('/') + 1) +
-                          "\" appears twice in the same object (" +
-                          (duplicate->pointer.find('/', 1) == std::string::npos ? std::string("top level")
-                                                                                : duplicate->pointer.substr(0, duplicate->pointer.find_last_of('/'))) +
-                          "); JSON readers keep only one of them, so a file must say it once");
+    auto doc = parse_json_document(text, name);
+    if (!doc) return doc.error();
+    return threshold_file_from(*doc);
+}
+
+Expected<ThresholdFile> threshold_file_from(const JsonDocument& v) {
+    const json& doc = v.value;
     if (!doc.is_object()) return v.error("", "the thresholds file must be a JSON object");
-    if (auto st = check_keys(v, doc, "", {"description", "calibration", "metrics", "overrides", "memory_bandwidth"}); !st)
+    if (auto st = check_keys(v, doc, "", {"description", "calibration", "metrics", "overrides", "memory_bandwidth", "memory_headroom"},
+                              "the thresholds file"); !st)
         return st.error();
     if (auto it = doc.find("calibration"); it != doc.end())
         if (auto st = check_calibration(v, *it, "/calibration", true); !st) return st.error();
 
+    // The probe's setting; its rule lives with the file's reader in core.
+    if (auto headroom = memory_headroom_of(v); !headroom) return headroom.error();
+
     ThresholdFile file;
-    file.name = name;
+    file.name = v.origin;
     if (auto it = doc.find("description"); it != doc.end() && !it->is_string())
         return v.error("/description", "\"description\" must be a string");
     if (auto it = doc.find("memory_bandwidth"); it != doc.end()) {
@@ -230,11 +201,11 @@ Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::s
         if (!it->is_object()) return v.error("/metrics", "\"metrics\" must be an object of metric name -> settings");
         std::vector<ThresholdRule> wildcard, specific;
         for (auto m = it->begin(); m != it->end(); ++m) {
-            const std::string p = "/metrics/" + m.key();
+            const std::string p = json_pointer_child("/metrics", m.key());
             if (!valid_metric_name(m.key()))
                 return v.error(p, "metric name \"" + m.key() + "\" must be \"*\" or lowercase [a-z0-9_]");
             if (!m->is_object()) return v.error(p, "settings of \"" + m.key() + "\" must be an object");
-            if (auto st = check_keys(v, *m, p, {"max_drop", "alpha", "noise", "run_noise", "description"}); !st) return st.error();
+            if (auto st = check_keys(v, *m, p, {"max_drop", "alpha", "noise", "run_noise", "description"}, p); !st) return st.error();
             auto fields = read_fields(v, *m, p);
             if (!fields) return fields.error();
             ThresholdRule rule;
@@ -254,7 +225,7 @@ Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::s
             const json& o = (*it)[i];
             const std::string p = "/overrides/" + std::to_string(i);
             if (!o.is_object()) return v.error(p, "each override must be an object");
-            if (auto st = check_keys(v, o, p, {"metric", "model", "runtime", "max_drop", "alpha", "noise", "run_noise", "description", "calibration"}); !st)
+            if (auto st = check_keys(v, o, p, {"metric", "model", "runtime", "max_drop", "alpha", "noise", "run_noise", "description", "calibration"}, p); !st)
                 return st.error();
             if (auto c = o.find("calibration"); c != o.end())
                 if (auto st = check_calibration(v, *c, p + "/calibration", false); !st) return st.error();

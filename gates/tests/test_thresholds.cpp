@@ -1,6 +1,11 @@
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "gate_test_support.hpp"
+#include "perfgate/gates/host_thresholds.hpp"
 #include "perfgate/gates/thresholds.hpp"
 
 using namespace perfgate::gates;
@@ -118,4 +123,37 @@ TEST_CASE("memory_bandwidth is read with its line and bad values are errors nami
     REQUIRE(again->memory_bandwidth);
     CHECK(again->memory_bandwidth->bytes_per_s == Approx(4.29e12));
     CHECK(again->memory_bandwidth->source == "device-to-device copy");
+}
+
+TEST_CASE("the probe's memory_headroom is a valid key of a host file, checked by the probe's rule",
+          "[gates][thresholds][headroom]") {
+    // docs/probes.md tells operators to put it in thresholds/<host>.json: the gate must not refuse it.
+    auto with_headroom = parse_threshold_file("{\n  \"metrics\": {},\n  \"memory_headroom\": 0.8\n}\n", "h.json");
+    CHECK(with_headroom);
+    auto out_of_range = parse_threshold_file("{\n  \"metrics\": {},\n  \"memory_headroom\": 1.5\n}\n", "h.json");
+    REQUIRE_FALSE(out_of_range);
+    CHECK(out_of_range.error().message == "h.json:3: \"memory_headroom\" = 1.5 is outside (0, 1]");
+}
+
+TEST_CASE("a host's thresholds are read from the folder once, with the host file's memory bandwidth",
+          "[gates][thresholds][host]") {
+    const auto dir = std::filesystem::temp_directory_path() / ("perfgate-host-thresholds-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "default.json") << "{\"metrics\": {\"*\": {\"max_drop\": 0.07}}}";
+    std::ofstream(dir / "h200.json") << "{\n\"overrides\": [{\"model\": \"m\", \"max_drop\": 0.2}],\n"
+                                        "\"memory_headroom\": 0.9,\n"
+                                        "\"memory_bandwidth\": {\"bytes_per_s\": 4.29e12, \"source\": \"copy\", \"date\": \"2026-12-01\"}\n}";
+    auto h200 = load_host_thresholds(dir, "h200");
+    REQUIRE(h200);
+    CHECK(h200->set.lookup("decode_tok_s", "m", "r").max_drop == Approx(0.2));
+    CHECK(h200->set.lookup("decode_tok_s", "other", "r").max_drop == Approx(0.07));
+    REQUIRE(h200->memory_bandwidth);
+    CHECK(h200->memory_bandwidth->where == (dir / "h200.json").string() + ":4");
+    auto none = load_host_thresholds(dir, "gb10");
+    REQUIRE(none);
+    CHECK_FALSE(none->memory_bandwidth);
+    auto escape = load_host_thresholds(dir, "../h200");
+    REQUIRE_FALSE(escape);
+    CHECK_THAT(escape.error().message, Catch::Contains("not a valid host tag"));
+    std::filesystem::remove_all(dir);
 }

@@ -1,6 +1,7 @@
 #include "perfgate/perf/host_context.hpp"
 
 #include "perfgate/core/host_tag_rule.hpp"
+#include "perfgate/core/json_optional.hpp"
 
 #include <chrono>
 #include <ctime>
@@ -14,11 +15,6 @@ namespace perfgate::perf {
 namespace {
 
 using nlohmann::json;
-
-template <class T>
-void put(json& j, const char* key, const std::optional<T>& v) {
-    j[key] = v ? json(*v) : json(nullptr);
-}
 
 std::optional<std::uint64_t> get_bytes(const json& j, const char* key) {
     auto it = j.find(key);
@@ -55,14 +51,14 @@ Status write_host_context(const std::filesystem::path& path, const HostContext& 
     j["hardware"] = h.hardware;
     j["device"] = h.device;
     j["device_arch"] = h.device_arch;
-    put(j, "device_memory_bytes", h.device_memory_bytes);
-    put(j, "usable_memory_bytes", h.usable_memory_bytes);
+    j["device_memory_bytes"] = h.device_memory_bytes;
+    j["usable_memory_bytes"] = h.usable_memory_bytes;
     j["memory_is_device"] = h.memory_is_device;
     j["device_memory_source"] = h.device_memory_source;
-    put(j, "uma", h.uma);
-    put(j, "host_memory_bytes", h.host_memory_bytes);
+    j["uma"] = h.uma;
+    j["host_memory_bytes"] = h.host_memory_bytes;
     j["cpu_model"] = h.cpu_model;
-    put(j, "cpu_cores", h.cpu_cores);
+    j["cpu_cores"] = h.cpu_cores;
     j["rocm_version"] = h.rocm_version;
     j["hip_version"] = h.hip_version;
     j["cuda_version"] = h.cuda_version;

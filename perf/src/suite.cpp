@@ -7,104 +7,27 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "json_locator.hpp"
 #include "perfgate/core/backend.hpp"
+#include "perfgate/core/json_fields.hpp"
+#include "perfgate/core/json_input.hpp"
 
 namespace perfgate::perf {
 namespace {
 
 using nlohmann::json;
 
-// Reads typed fields from one JSON object and reports the first problem as "origin:line: ...".
-class Reader {
-public:
-    Reader(const std::string& origin, const detail::JsonLines& lines) : origin_(origin), lines_(lines) {}
+using Need = JsonFields::Need;
 
-    bool failed() const { return !error_.empty(); }
-    const std::string& error() const { return error_; }
-    void fail(const std::string& pointer, const std::string& message) {
-        if (error_.empty()) error_ = origin_ + ":" + std::to_string(lines_.line_of(pointer)) + ": " + message;
-    }
-    int line(const std::string& pointer) const { return lines_.line_of(pointer); }
+// Unknown keys are errors (a typo must not become a silent default); the top level is "the suite".
+void only_keys(JsonFields& r, const json& obj, const std::string& pointer, std::initializer_list<std::string_view> known) {
+    r.only_keys(obj, pointer, known, pointer.empty() ? std::string("the suite") : pointer);
+}
 
-    // Rejects keys the schema does not know, so a typo is an error instead of a silent default.
-    void only_keys(const json& obj, const std::string& pointer, std::initializer_list<const char*> known) {
-        for (const auto& [key, value] : obj.items()) {
-            bool ok = false;
-            for (const char* k : known) ok = ok || key == k;
-            if (!ok) fail(pointer + "/" + key, "unknown key \"" + key + "\" in " + (pointer.empty() ? "the suite" : pointer));
-        }
-    }
-    std::optional<std::string> string(const json& obj, const std::string& pointer, const char* key, bool required) {
-        auto it = obj.find(key);
-        if (it == obj.end()) {
-            if (required) fail(pointer, std::string("missing \"") + key + "\"");
-            return std::nullopt;
-        }
-        if (!it->is_string()) {
-            fail(pointer + "/" + key, std::string("\"") + key + "\" must be a string");
-            return std::nullopt;
-        }
-        return it->get<std::string>();
-    }
-    std::optional<double> number(const json& obj, const std::string& pointer, const char* key, double min) {
-        auto it = obj.find(key);
-        if (it == obj.end()) return std::nullopt;
-        if (!it->is_number()) {
-            fail(pointer + "/" + key, std::string("\"") + key + "\" must be a number");
-            return std::nullopt;
-        }
-        const double v = it->get<double>();
-        if (v < min) {
-            fail(pointer + "/" + key, std::string("\"") + key + "\" must be at least " + std::to_string(min));
-            return std::nullopt;
-        }
-        return v;
-    }
-    // A number within [min, max]; the message states the range.
-    std::optional<double> number_in(const json& obj, const std::string& pointer, const char* key, double min, double max) {
-        auto it = obj.find(key);
-        if (it == obj.end()) return std::nullopt;
-        if (!it->is_number() || it->get<double>() < min || it->get<double>() > max) {
-            fail(pointer + "/" + key, fmt::format("\"{}\" must be a number from {} to {}", key, min, max));
-            return std::nullopt;
-        }
-        return it->get<double>();
-    }
-    std::optional<std::int64_t> integer(const json& obj, const std::string& pointer, const char* key, std::int64_t min) {
-        auto it = obj.find(key);
-        if (it == obj.end()) return std::nullopt;
-        if (!it->is_number_integer() || it->get<std::int64_t>() < min) {
-            fail(pointer + "/" + key, std::string("\"") + key + "\" must be an integer >= " + std::to_string(min));
-            return std::nullopt;
-        }
-        return it->get<std::int64_t>();
-    }
-    std::optional<std::uint64_t> bytes(const json& obj, const std::string& pointer, const char* key) {
-        auto v = integer(obj, pointer, key, 0);
-        if (!v) return std::nullopt;
-        return static_cast<std::uint64_t>(*v);
-    }
-    std::vector<std::string> strings(const json& obj, const std::string& pointer, const char* key) {
-        std::vector<std::string> out;
-        auto it = obj.find(key);
-        if (it == obj.end()) return out;
-        if (!it->is_array()) {
-            fail(pointer + "/" + key, std::string("\"") + key + "\" must be an array of strings");
-            return out;
-        }
-        for (std::size_t i = 0; i < it->size(); ++i) {
-            if (!(*it)[i].is_string()) fail(pointer + "/" + key + "/" + std::to_string(i), "expected a string");
-            else out.push_back((*it)[i].get<std::string>());
-        }
-        return out;
-    }
-
-private:
-    std::string origin_;
-    const detail::JsonLines& lines_;
-    std::string error_;
-};
+std::optional<std::uint64_t> bytes(JsonFields& r, const json& obj, const std::string& pointer, const char* key) {
+    auto v = r.integer(obj, pointer, key, 0);
+    if (!v) return std::nullopt;
+    return static_cast<std::uint64_t>(*v);
+}
 
 std::optional<RuntimeKind> kind_from(const std::string& s) {
     if (s == "llama-bench") return RuntimeKind::LlamaBench;
@@ -132,10 +55,10 @@ std::filesystem::path resolve(const std::filesystem::path& base, const std::stri
     return path.is_absolute() ? path : (base / path).lexically_normal();
 }
 
-void read_contention(Reader& r, const json& obj, ContentionLimits& c) {
+void read_contention(JsonFields& r, const json& obj, ContentionLimits& c) {
     const std::string ptr = "/workload/contention";
     if (!obj.is_object()) return r.fail(ptr, "\"contention\" must be an object");
-    r.only_keys(obj, ptr, {"max_load_per_cpu", "max_other_cpu", "max_gpu_processes", "max_wait_s", "poll_s", "window_s"});
+    only_keys(r, obj, ptr, {"max_load_per_cpu", "max_other_cpu", "max_gpu_processes", "max_wait_s", "poll_s", "window_s"});
     // The upper bounds only catch typos (a load of 1000 per CPU, a wait of days): a CTest timeout
     // has to cover max_wait_s, and a look longer than a minute is no longer "now".
     if (auto v = r.number_in(obj, ptr, "max_load_per_cpu", 0.01, 1000)) c.max_load_per_cpu = *v;
@@ -146,10 +69,10 @@ void read_contention(Reader& r, const json& obj, ContentionLimits& c) {
     if (auto v = r.number_in(obj, ptr, "window_s", 0.05, 60)) c.window_s = *v;
 }
 
-void read_workload(Reader& r, const json& obj, Workload& w) {
+void read_workload(JsonFields& r, const json& obj, Workload& w) {
     const std::string ptr = "/workload";
     if (!obj.is_object()) return r.fail(ptr, "\"workload\" must be an object");
-    r.only_keys(obj, ptr, {"prompt_tokens", "generated_tokens", "batch", "warmup", "repetitions", "cooldown_s",
+    only_keys(r, obj, ptr, {"prompt_tokens", "generated_tokens", "batch", "warmup", "repetitions", "cooldown_s",
                            "big_cooldown_s", "big_model_gib", "timeout_s", "max_reruns", "contention"});
     if (auto v = r.integer(obj, ptr, "prompt_tokens", 1)) w.prompt_tokens = *v;
     if (auto v = r.integer(obj, ptr, "generated_tokens", 1)) w.generated_tokens = *v;
@@ -166,24 +89,24 @@ void read_workload(Reader& r, const json& obj, Workload& w) {
     if (auto it = obj.find("contention"); it != obj.end()) read_contention(r, *it, w.contention);
 }
 
-void read_model(Reader& r, const json& obj, const std::string& ptr, const std::filesystem::path& base, SuiteModel& m) {
+void read_model(JsonFields& r, const json& obj, const std::string& ptr, const std::filesystem::path& base, SuiteModel& m) {
     if (!obj.is_object()) return r.fail(ptr, "a model must be an object");
-    r.only_keys(obj, ptr, {"name", "checkpoint", "forge_spec", "format", "weight_bytes", "weight_gb",
+    only_keys(r, obj, ptr, {"name", "checkpoint", "forge_spec", "format", "weight_bytes", "weight_gb",
                            "kv_cache_bytes", "overhead_bytes", "benchmark", "description"});
-    m.line = r.line(ptr);
-    m.name = r.string(obj, ptr, "name", true).value_or("");
+    m.line = static_cast<int>(r.line(ptr));
+    m.name = r.string(obj, ptr, "name", Need::required).value_or("");
     if (!r.failed() && !is_safe_name(m.name))
         r.fail(ptr + "/name", "model name \"" + m.name + "\" must match [A-Za-z0-9][A-Za-z0-9.-]* (it becomes part of a test and file name)");
-    m.checkpoint = resolve(base, r.string(obj, ptr, "checkpoint", false).value_or(""));
-    m.forge_spec = resolve(base, r.string(obj, ptr, "forge_spec", false).value_or(""));
-    m.format = r.string(obj, ptr, "format", false).value_or("");
-    m.benchmark = r.string(obj, ptr, "benchmark", false).value_or("");
-    m.weight_bytes = r.bytes(obj, ptr, "weight_bytes");
+    m.checkpoint = resolve(base, r.string(obj, ptr, "checkpoint").value_or(""));
+    m.forge_spec = resolve(base, r.string(obj, ptr, "forge_spec").value_or(""));
+    m.format = r.string(obj, ptr, "format").value_or("");
+    m.benchmark = r.string(obj, ptr, "benchmark").value_or("");
+    m.weight_bytes = bytes(r, obj, ptr, "weight_bytes");
     // Published model sizes are often in (decimal) GB; accept that too.
     // At most a petabyte: the bytes must fit a uint64 (a fuzzed 1.8e12 GB did not).
     if (auto gb = r.number_in(obj, ptr, "weight_gb", 0, 1e6)) m.weight_bytes = static_cast<std::uint64_t>(*gb * 1e9);
-    m.kv_cache_bytes = r.bytes(obj, ptr, "kv_cache_bytes");
-    m.overhead_bytes = r.bytes(obj, ptr, "overhead_bytes");
+    m.kv_cache_bytes = bytes(r, obj, ptr, "kv_cache_bytes");
+    m.overhead_bytes = bytes(r, obj, ptr, "overhead_bytes");
     if (m.checkpoint.empty() && m.forge_spec.empty() && m.benchmark.empty())
         r.fail(ptr, "model \"" + m.name + "\" needs \"checkpoint\" or \"forge_spec\" (or \"benchmark\" for catch2)");
     if (!m.checkpoint.empty() && !m.forge_spec.empty())
@@ -192,23 +115,23 @@ void read_model(Reader& r, const json& obj, const std::string& ptr, const std::f
         r.fail(ptr + "/forge_spec", "forge spec " + m.forge_spec.string() + " does not exist");
 }
 
-void read_runtime(Reader& r, const json& obj, const std::string& ptr, const std::filesystem::path& base, SuiteRuntime& rt) {
+void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const std::filesystem::path& base, SuiteRuntime& rt) {
     if (!obj.is_object()) return r.fail(ptr, "a runtime must be an object");
-    r.only_keys(obj, ptr, {"name", "kind", "binary", "args", "flags", "env", "output", "patterns",
+    only_keys(r, obj, ptr, {"name", "kind", "binary", "args", "flags", "env", "output", "patterns",
                            "repetitions_in_process", "version", "commit", "upstream_commit", "overlay_commit",
                            "replay", "description", "format"});
-    rt.line = r.line(ptr);
-    rt.name = r.string(obj, ptr, "name", true).value_or("");
+    rt.line = static_cast<int>(r.line(ptr));
+    rt.name = r.string(obj, ptr, "name", Need::required).value_or("");
     if (!r.failed() && !is_safe_name(rt.name))
         r.fail(ptr + "/name", "runtime name \"" + rt.name + "\" must match [A-Za-z0-9][A-Za-z0-9.-]*");
     if (!r.failed() && rt.name.find('.') != std::string::npos)
         r.fail(ptr + "/name", "runtime name \"" + rt.name + "\" must not contain '.' (perf.<runtime>.<model> is split at the first '.')");
     if (!r.failed() && rt.name == "probe")
         r.fail(ptr + "/name", "runtime name \"probe\" is reserved (perf.probe.<suite> is the setup test)");
-    const auto kind = r.string(obj, ptr, "kind", true).value_or("");
+    const auto kind = r.string(obj, ptr, "kind", Need::required).value_or("");
     if (auto k = kind_from(kind)) rt.kind = *k;
     else if (!r.failed()) r.fail(ptr + "/kind", "unknown runtime kind \"" + kind + "\" (llama-bench, mlxcel, mlx-lm, catch2, command)");
-    const auto binary = r.string(obj, ptr, "binary", true).value_or("");
+    const auto binary = r.string(obj, ptr, "binary", Need::required).value_or("");
     // A bare name is looked up on PATH when the run starts; anything with a '/' is a path relative
     // to the manifest's folder. "./x" beside a manifest in the working directory normalises to "x",
     // which the launcher would search on PATH (an impostor earlier on PATH would run), so the
@@ -225,11 +148,11 @@ void read_runtime(Reader& r, const json& obj, const std::string& ptr, const std:
         if (!it->is_object()) r.fail(ptr + "/env", "\"env\" must be an object of strings");
         else
             for (const auto& [k, v] : it->items()) {
-                if (!v.is_string()) r.fail(ptr + "/env/" + k, "environment values must be strings");
+                if (!v.is_string()) r.fail(json_pointer_child(ptr + "/env", k), "environment values must be strings");
                 else rt.env[k] = v.get<std::string>();
             }
     }
-    if (auto out = r.string(obj, ptr, "output", false)) {
+    if (auto out = r.string(obj, ptr, "output")) {
         if (auto f = format_from(*out)) rt.output = *f;
         else r.fail(ptr + "/output", "unknown output format \"" + *out + "\"");
     }
@@ -237,12 +160,12 @@ void read_runtime(Reader& r, const json& obj, const std::string& ptr, const std:
         const std::string pp = ptr + "/patterns";
         if (!it->is_object()) r.fail(pp, "\"patterns\" must be an object");
         else {
-            r.only_keys(*it, pp, {"decode_tok_s", "prefill_tok_s", "prompt_tokens", "generated_tokens", "version"});
-            rt.patterns.decode_tok_s = r.string(*it, pp, "decode_tok_s", true).value_or("");
-            rt.patterns.prefill_tok_s = r.string(*it, pp, "prefill_tok_s", false).value_or("");
-            rt.patterns.prompt_tokens = r.string(*it, pp, "prompt_tokens", false).value_or("");
-            rt.patterns.generated_tokens = r.string(*it, pp, "generated_tokens", false).value_or("");
-            rt.patterns.version = r.string(*it, pp, "version", false).value_or("");
+            only_keys(r, *it, pp, {"decode_tok_s", "prefill_tok_s", "prompt_tokens", "generated_tokens", "version"});
+            rt.patterns.decode_tok_s = r.string(*it, pp, "decode_tok_s", Need::required).value_or("");
+            rt.patterns.prefill_tok_s = r.string(*it, pp, "prefill_tok_s").value_or("");
+            rt.patterns.prompt_tokens = r.string(*it, pp, "prompt_tokens").value_or("");
+            rt.patterns.generated_tokens = r.string(*it, pp, "generated_tokens").value_or("");
+            rt.patterns.version = r.string(*it, pp, "version").value_or("");
         }
     }
     if (rt.kind == RuntimeKind::Command && rt.patterns.decode_tok_s.empty() && !r.failed())
@@ -252,15 +175,12 @@ void read_runtime(Reader& r, const json& obj, const std::string& ptr, const std:
         r.fail(ptr, std::string("a \"") + kind + "\" runtime needs \"args\" (there is no default command line)");
     // llama-bench and Catch2 repeat inside one process; the others run once per repetition.
     rt.in_process_repetitions = rt.kind == RuntimeKind::LlamaBench || rt.kind == RuntimeKind::Catch2;
-    if (auto it = obj.find("repetitions_in_process"); it != obj.end()) {
-        if (!it->is_boolean()) r.fail(ptr + "/repetitions_in_process", "must be true or false");
-        else rt.in_process_repetitions = it->get<bool>();
-    }
-    rt.format = r.string(obj, ptr, "format", false).value_or("");
-    rt.version = r.string(obj, ptr, "version", false).value_or("");
-    rt.commit = r.string(obj, ptr, "commit", false).value_or("");
-    rt.upstream_commit = r.string(obj, ptr, "upstream_commit", false).value_or("");
-    rt.overlay_commit = r.string(obj, ptr, "overlay_commit", false).value_or("");
+    if (auto v = r.boolean(obj, ptr, "repetitions_in_process")) rt.in_process_repetitions = *v;
+    rt.format = r.string(obj, ptr, "format").value_or("");
+    rt.version = r.string(obj, ptr, "version").value_or("");
+    rt.commit = r.string(obj, ptr, "commit").value_or("");
+    rt.upstream_commit = r.string(obj, ptr, "upstream_commit").value_or("");
+    rt.overlay_commit = r.string(obj, ptr, "overlay_commit").value_or("");
     if (auto it = obj.find("replay"); it != obj.end()) rt.replay = it->is_boolean() && it->get<bool>();
 }
 
@@ -298,42 +218,26 @@ const SuiteRuntime* Suite::find_runtime(const std::string& n) const {
 }
 
 Expected<Suite> parse_suite(const std::string& text, const std::string& origin, const std::filesystem::path& base) {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        int line = 1;
-        for (std::size_t i = 0; i < std::min<std::size_t>(e.byte, text.size()); ++i)
-            if (text[i] == '\n') ++line;
-        return make_error(origin + ":" + std::to_string(line) + ": not valid JSON: " + e.what());
-    } catch (const json::exception& e) {
-        // A number too large for a double ("1e400") is out_of_range.406: it quotes the number but
-        // gives no position, so the line is where that number first appears.
-        const std::string what = e.what();
-        const auto open = what.find('\''), close = what.rfind('\'');
-        std::size_t at = open != std::string::npos && close > open + 1 ? text.find(what.substr(open + 1, close - open - 1)) : 0;
-        if (at == std::string::npos) at = 0;
-        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
-        return make_error(origin + ":" + std::to_string(line) + ": not valid JSON: " + what);
-    }
-    const detail::JsonLines lines(text);
-    Reader r(origin, lines);
+    auto parsed = parse_json_document(text, origin);
+    if (!parsed) return parsed.error();
+    const json& doc = parsed->value;
+    JsonFields r(*parsed);
     if (!doc.is_object()) return make_error(origin + ":1: a suite must be a JSON object");
-    r.only_keys(doc, "", {"suite", "description", "backend", "replay", "results_suffix", "default_overhead_bytes",
+    only_keys(r, doc, "", {"suite", "description", "backend", "replay", "results_suffix", "default_overhead_bytes",
                           "workload", "models", "runtimes", "pairs", "replay_host"});
     Suite s;
     s.path = origin;
-    s.name = r.string(doc, "", "suite", true).value_or("");
+    s.name = r.string(doc, "", "suite", Need::required).value_or("");
     if (!r.failed() && !is_safe_name(s.name)) r.fail("/suite", "suite name must match [A-Za-z0-9][A-Za-z0-9.-]*");
-    s.backend = r.string(doc, "", "backend", true).value_or("");
+    s.backend = r.string(doc, "", "backend", Need::required).value_or("");
     if (!r.failed() && !backend_from_string(s.backend))
         r.fail("/backend",
                fmt::format("backend must be one of {} (got \"{}\")", fmt::join(backend_names, ", "), s.backend));
     if (auto it = doc.find("replay"); it != doc.end()) s.replay = it->is_boolean() && it->get<bool>();
-    s.results_suffix = r.string(doc, "", "results_suffix", false).value_or(s.replay ? "replay" : "");
+    s.results_suffix = r.string(doc, "", "results_suffix").value_or(s.replay ? "replay" : "");
     if (!s.results_suffix.empty() && !is_safe_name(s.results_suffix))
         r.fail("/results_suffix", "results_suffix must match [A-Za-z0-9][A-Za-z0-9.-]*");
-    if (auto v = r.bytes(doc, "", "default_overhead_bytes")) s.default_overhead_bytes = *v;
+    if (auto v = bytes(r, doc, "", "default_overhead_bytes")) s.default_overhead_bytes = *v;
     if (auto it = doc.find("workload"); it != doc.end()) read_workload(r, *it, s.workload);
 
     auto list = [&](const char* key) -> const json* {
@@ -358,7 +262,7 @@ Expected<Suite> parse_suite(const std::string& text, const std::string& origin, 
             if (!r.failed() && s.find_runtime(rt.name)) r.fail("/runtimes/" + std::to_string(i), "runtime \"" + rt.name + "\" is declared twice");
             s.runtimes.push_back(std::move(rt));
         }
-    if (r.failed()) return make_error(r.error());
+    if (r.failed()) return r.error();
 
     // Pairs: [{"runtime": r, "models": [...]}]; absent means every runtime with every model.
     if (auto it = doc.find("pairs"); it != doc.end()) {
@@ -368,8 +272,8 @@ Expected<Suite> parse_suite(const std::string& text, const std::string& origin, 
                 const std::string ptr = "/pairs/" + std::to_string(i);
                 const json& p = (*it)[i];
                 if (!p.is_object()) { r.fail(ptr, "a pair entry must be an object"); break; }
-                r.only_keys(p, ptr, {"runtime", "models"});
-                const auto rt = r.string(p, ptr, "runtime", true).value_or("");
+                only_keys(r, p, ptr, {"runtime", "models"});
+                const auto rt = r.string(p, ptr, "runtime", Need::required).value_or("");
                 if (!r.failed() && !s.find_runtime(rt)) r.fail(ptr + "/runtime", "no runtime named \"" + rt + "\"");
                 const auto models = r.strings(p, ptr, "models");
                 if (!r.failed() && models.empty()) r.fail(ptr, "\"models\" must list at least one model");
@@ -385,7 +289,7 @@ Expected<Suite> parse_suite(const std::string& text, const std::string& origin, 
         for (const auto& rt : s.runtimes)
             for (const auto& m : s.models) s.pairs.push_back({rt.name, m.name});
     }
-    if (r.failed()) return make_error(r.error());
+    if (r.failed()) return r.error();
     return s;
 }
 

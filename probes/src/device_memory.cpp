@@ -1,14 +1,9 @@
 #include "device_memory.hpp"
 
-#include "perfgate/core/host_tag_rule.hpp"
+#include "perfgate/core/thresholds_file.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-
-#include <boost/filesystem.hpp>
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 namespace perfgate::probes {
 
@@ -46,19 +41,10 @@ std::uint64_t apply_headroom(std::uint64_t device_bytes, double factor) {
 
 Expected<std::optional<double>> read_memory_headroom(const std::string& thresholds_dir, const std::string& host_tag) {
     if (thresholds_dir.empty()) return std::optional<double>{};
-    if (auto bad = host_tag_problem(host_tag, "the probe")) return make_error(*bad);  // it becomes a path
-    const auto path = (boost::filesystem::path(thresholds_dir) / (host_tag + ".json")).string();
-    std::ifstream in(path);
-    if (!in) return std::optional<double>{};
-    const auto doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded() || !doc.is_object()) return make_error(fmt::format("{}: not a JSON object", path));
-    const auto it = doc.find("memory_headroom");
-    if (it == doc.end()) return std::optional<double>{};
-    if (!it->is_number()) return make_error(fmt::format("{}: \"memory_headroom\" must be a number", path));
-    const double factor = it->get<double>();
-    if (!(factor > 0.0 && factor <= 1.0))
-        return make_error(fmt::format("{}: \"memory_headroom\" {} is outside (0, 1]", path, factor));
-    return std::optional<double>{factor};
+    auto doc = read_thresholds_json(thresholds_dir, host_tag);
+    if (!doc) return doc.error();
+    if (!*doc) return std::optional<double>{};
+    return memory_headroom_of(**doc);
 }
 
 }  // namespace perfgate::probes

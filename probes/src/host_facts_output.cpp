@@ -1,15 +1,12 @@
 #include <fmt/format.h>
 
+#include "perfgate/core/json_optional.hpp"
+
 #include "perfgate/probes/probe.hpp"
 
 namespace perfgate::probes {
 
 namespace {
-template <class T>
-nlohmann::json or_null(const std::optional<T>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
 std::string gib(const std::optional<std::uint64_t>& bytes) {
     return bytes ? fmt::format("{:.1f} GiB", static_cast<double>(*bytes) / 1073741824.0) : "unknown";
 }
@@ -21,27 +18,27 @@ nlohmann::json to_json(const HostFacts& f) {
         {"backend_source", f.backend_source},
         {"host_tag", f.host_tag},
         {"hardware", f.hardware},
-        {"device_name", or_null(f.device_name)},
-        {"device_arch", or_null(f.device_arch)},
-        {"reported_arch", or_null(f.reported_arch)},
-        {"device_chip_id", or_null(f.device_chip_id)},
-        {"device_memory_bytes", or_null(f.device_memory_bytes)},
-        {"device_memory_source", or_null(f.device_memory_source)},
-        {"usable_memory_bytes", or_null(f.usable_memory_bytes)},
+        {"device_name", f.device_name},
+        {"device_arch", f.device_arch},
+        {"reported_arch", f.reported_arch},
+        {"device_chip_id", f.device_chip_id},
+        {"device_memory_bytes", f.device_memory_bytes},
+        {"device_memory_source", f.device_memory_source},
+        {"usable_memory_bytes", f.usable_memory_bytes},
         {"memory_headroom", f.headroom_factor},
         {"memory_headroom_source", f.headroom_source},
-        {"uma", or_null(f.uma)},
-        {"vram_bytes", or_null(f.vram_bytes)},
-        {"gtt_bytes", or_null(f.gtt_bytes)},
-        {"rocm_version", or_null(f.rocm_version)},
-        {"hip_version", or_null(f.hip_version)},
-        {"hsa_runtime_version", or_null(f.hsa_runtime_version)},
-        {"cuda_version", or_null(f.cuda_version)},
-        {"driver_version", or_null(f.driver_version)},
-        {"os", or_null(f.os)},
-        {"kernel", or_null(f.kernel)},
-        {"cpu_model", or_null(f.cpu_model)},
-        {"host_memory_bytes", or_null(f.host_memory_bytes)},
+        {"uma", f.uma},
+        {"vram_bytes", f.vram_bytes},
+        {"gtt_bytes", f.gtt_bytes},
+        {"rocm_version", f.rocm_version},
+        {"hip_version", f.hip_version},
+        {"hsa_runtime_version", f.hsa_runtime_version},
+        {"cuda_version", f.cuda_version},
+        {"driver_version", f.driver_version},
+        {"os", f.os},
+        {"kernel", f.kernel},
+        {"cpu_model", f.cpu_model},
+        {"host_memory_bytes", f.host_memory_bytes},
         {"warnings", f.warnings},
     };
 }

@@ -54,13 +54,11 @@ Expected<ReportOutcome> make_report(const ReportOptions& options) {
         if (!h.empty()) hosts.push_back(h);
     ChartOptions charts = options.charts;
     if (hosts.size() == 1) {
-        auto bw = read_memory_bandwidth(options.thresholds_dir, hosts.front());
-        if (!bw) return bw.error();
-        in.bandwidth = *bw;
-        if (!in.bandwidth)
-            in.bandwidth_note = fmt::format("no `memory_bandwidth` in `{}.json` of the thresholds folder", hosts.front());
         auto thresholds = gates::load_host_thresholds(options.thresholds_dir, hosts.front());
         if (!thresholds) return thresholds.error();
+        in.bandwidth = thresholds->memory_bandwidth;
+        if (!in.bandwidth)
+            in.bandwidth_note = fmt::format("no `memory_bandwidth` in `{}.json` of the thresholds folder", hosts.front());
         charts.thresholds = thresholds->set;
     } else {
         in.bandwidth_note = hosts.empty() ? "no host tag" : "the results come from several hosts";

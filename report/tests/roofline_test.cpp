@@ -1,22 +1,34 @@
 #include <catch2/catch.hpp>
 
+#include "perfgate/gates/host_thresholds.hpp"
 #include "roofline.hpp"
 #include "report_test_support.hpp"
 
 using namespace perfgate::report;
 
+namespace {
+
+// The report's bandwidth is the host file's, as the gate's one reader of thresholds/ returns it.
+perfgate::Expected<std::optional<Bandwidth>> read_memory_bandwidth(const std::filesystem::path& dir, const std::string& host) {
+    auto thresholds = perfgate::gates::load_host_thresholds(dir.string(), host);
+    if (!thresholds) return thresholds.error();
+    return thresholds->memory_bandwidth;
+}
+
+}  // namespace
+
 TEST_CASE("memory bandwidth is read from thresholds/<host>.json", "[report][roofline]") {
     testing::TempDir dir;
-    testing::write_text(dir.file("hostA.json"), "{\"metrics\": {\"decode_tok_s\": {\"max_drop\": 0.05}},\n"
+    testing::write_text(dir.file("host-a.json"), "{\"metrics\": {\"decode_tok_s\": {\"max_drop\": 0.05}},\n"
                                              " \"memory_bandwidth\": {\"bytes_per_s\": 256e9, \"source\": \"triad\",\n"
                                              "                      \"date\": \"2026-12-01\"}}");
-    auto bw = read_memory_bandwidth(dir.path, "hostA");
+    auto bw = read_memory_bandwidth(dir.path, "host-a");
     REQUIRE(bw);
     REQUIRE(*bw);
     CHECK((*bw)->bytes_per_s == Approx(256e9));
     CHECK((*bw)->source == "triad");
     CHECK((*bw)->date == "2026-12-01");
-    CHECK((*bw)->where.find("hostA.json:2") != std::string::npos);
+    CHECK((*bw)->where.find("host-a.json:2") != std::string::npos);
     // 4 GiB of weights at 30 tok/s on 256 GB/s
     auto eff = decode_efficiency(4ull << 30, 30.0, *bw);
     REQUIRE(eff);

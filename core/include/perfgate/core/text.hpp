@@ -29,8 +29,4 @@ std::string counted(std::size_t n, std::string_view noun, std::string_view plura
 // nlohmann_json's byte positions into the file:line that perfgate's messages name.
 std::size_t line_of_offset(std::string_view text, std::size_t offset);
 
-// Offset in `text` of the first '...'-quoted excerpt of an exception message (0 when there is none
-// or it is not found): where nlohmann's out_of_range errors point.
-std::size_t offset_of_quoted(std::string_view text, std::string_view what);
-
 }  // namespace perfgate

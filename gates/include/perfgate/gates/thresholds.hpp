@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "perfgate/core/expected.hpp"
+#include "perfgate/core/json_input.hpp"
 #include "perfgate/core/text.hpp"
 
 namespace perfgate::gates {
@@ -71,12 +72,12 @@ ThresholdFile builtin_default_thresholds();
 
 // Parses and validates one thresholds file; errors read "<name>:<line>: <what>".
 Expected<ThresholdFile> parse_threshold_file(std::string_view text, const std::string& name);
+// Validates one parsed thresholds file (core's read_thresholds_json), named by its origin. Besides
+// the gate's settings it accepts the probe's "memory_headroom" (checked by core's rule).
+Expected<ThresholdFile> threshold_file_from(const JsonDocument& doc);
 
 // `thresholds_json` (a whole thresholds file) with its "memory_bandwidth" set to `bandwidth`: a
 // recalibration rewrites the host file, and the measured bandwidth must survive it.
 std::string with_memory_bandwidth(std::string_view thresholds_json, const MemoryBandwidth& bandwidth);
-
-// 1-based line of a byte offset in text (the one helper lives in core).
-using perfgate::line_of_offset;
 
 }  // namespace perfgate::gates

@@ -1,0 +1,118 @@
+#include <catch2/catch.hpp>
+
+#include "perfgate/core/json_fields.hpp"
+#include "perfgate/core/json_input.hpp"
+#include "perfgate/core/json_optional.hpp"
+
+using namespace perfgate;
+
+namespace {
+
+std::string error_of(const std::string& text) {
+    auto doc = parse_json_document(text, "in.json");
+    REQUIRE_FALSE(doc);
+    return doc.error().message;
+}
+
+}  // namespace
+
+TEST_CASE("a syntax error names the file and the line of the offending character", "[json_input]") {
+    CHECK_THAT(error_of("{\n  \"a\": 1,\n  oops\n}"), Catch::StartsWith("in.json:3: invalid JSON: syntax error"));
+    // An unterminated string ends at the newline it may not contain: the string's own line.
+    CHECK_THAT(error_of("{\n  \"a\": \"open\n}"), Catch::StartsWith("in.json:2: invalid JSON:"));
+    CHECK_THAT(error_of("{\n  \"a\": 1\n"), Catch::StartsWith("in.json:3: invalid JSON:"));
+    CHECK_THAT(error_of(""), Catch::StartsWith("in.json:1: invalid JSON:"));
+}
+
+TEST_CASE("a number too large for a double is refused on its own line", "[json_input]") {
+    const auto message = error_of("{\n  \"a\": 1,\n  \"b\": 1e400\n}");
+    CHECK_THAT(message, Catch::StartsWith("in.json:3: invalid JSON:") && Catch::Contains("1e400"));
+}
+
+TEST_CASE("a member name given twice in one object is refused where it repeats", "[json_input]") {
+    CHECK_THAT(error_of("{\n  \"a\": 1,\n  \"a\": 2\n}"),
+               Catch::StartsWith("in.json:3: key \"a\" appears twice") && Catch::Contains("(top level)"));
+    CHECK_THAT(error_of("{\"m\": {\"x\": [1, {\"k\": 1,\n \"k\": 2}]}}"),
+               Catch::StartsWith("in.json:2:") && Catch::Contains("(/m/x/1)"));
+    // Names are compared decoded: "k\u005fx" is k_x.
+    CHECK_THAT(error_of("{\"k_x\": 1, \"k\\u005fx\": 2}"), Catch::Contains("\"k_x\" appears twice"));
+    // The same name in two different objects is fine.
+    CHECK(parse_json_document("{\"a\": {\"k\": 1}, \"b\": {\"k\": 2}}", "in.json"));
+}
+
+TEST_CASE("every value's line is found by its JSON pointer", "[json_input]") {
+    const std::string text = "{\n  \"list\": [\n    1,\n    {\"name\": \"x\",\n     \"n\": 7\n    }\n  ],\n  \"a/b\": true\n}";
+    auto doc = parse_json_document(text, "in.json");
+    REQUIRE(doc);
+    CHECK(doc->value["list"][1]["n"] == 7);
+    CHECK(doc->lines.line_of("") == 1);
+    CHECK(doc->lines.line_of("/list") == 2);
+    CHECK(doc->lines.line_of("/list/0") == 3);
+    CHECK(doc->lines.line_of("/list/1") == 4);
+    CHECK(doc->lines.line_of("/list/1/n") == 5);
+    CHECK(doc->lines.line_of("/a~1b") == 8);
+    // An absent member falls back to its nearest ancestor.
+    CHECK(doc->lines.line_of("/list/1/missing") == 4);
+    CHECK(doc->where("/list/1/name") == "in.json:4");
+}
+
+TEST_CASE("a number at the end of a line is on that line, not the next", "[json_input]") {
+    auto doc = parse_json_document("{\n  \"a\": 12\n  ,\n  \"b\": 3\n}", "in.json");
+    REQUIRE(doc);
+    CHECK(doc->lines.line_of("/a") == 2);
+    CHECK(doc->lines.line_of("/b") == 4);
+}
+
+TEST_CASE("typed fields report the first problem with file:line", "[json_input]") {
+    const std::string text =
+        "{\n"
+        "  \"outer\": {\n"
+        "    \"inner\": {\n"
+        "      \"count\": \"three\",\n"
+        "      \"rate\": 2.5,\n"
+        "      \"big\": 18446744073709551615\n"
+        "    }\n"
+        "  }\n"
+        "}";
+    auto doc = parse_json_document(text, "deep.json");
+    REQUIRE(doc);
+    JsonFields r(*doc);
+    const auto& inner = doc->value["outer"]["inner"];
+    CHECK(r.number(inner, "/outer/inner", "rate") == 2.5);
+    CHECK_FALSE(r.failed());
+    CHECK_FALSE(r.integer(inner, "/outer/inner", "count", 0));
+    REQUIRE(r.failed());
+    CHECK(r.error().message == "deep.json:4: \"count\" must be an integer >= 0");
+    // Only the first problem is kept.
+    r.fail("/outer", "later");
+    CHECK(r.error().message == "deep.json:4: \"count\" must be an integer >= 0");
+}
+
+TEST_CASE("typed fields check ranges, required keys and unknown keys", "[json_input]") {
+    auto doc = parse_json_document("{\n\"n\": 5,\n\"big\": 18446744073709551615,\n\"s\": [\"a\", 2],\n\"typo\": 1\n}", "f.json");
+    REQUIRE(doc);
+    const auto& o = doc->value;
+    auto first_error = [&](auto read) {
+        JsonFields r(*doc);
+        read(r);
+        return r.failed() ? r.error().message : std::string("no error");
+    };
+    CHECK(first_error([&](JsonFields& r) { r.number_in(o, "", "n", 0, 4); }) == "f.json:2: \"n\" must be a number from 0 to 4");
+    CHECK(first_error([&](JsonFields& r) { CHECK(r.number_in(o, "", "n", 0, 5) == 5.0); }) == "no error");
+    CHECK(first_error([&](JsonFields& r) { r.integer(o, "", "big", 0); }) == "f.json:3: \"big\" must be an integer >= 0");
+    CHECK(first_error([&](JsonFields& r) { CHECK(r.unsigned_integer(o, "", "big", 1) == 18446744073709551615ULL); }) == "no error");
+    CHECK(first_error([&](JsonFields& r) { r.string(o, "", "absent", JsonFields::Need::required); }) == "f.json:1: missing \"absent\"");
+    CHECK(first_error([&](JsonFields& r) { CHECK_FALSE(r.string(o, "", "absent")); }) == "no error");
+    CHECK(first_error([&](JsonFields& r) { r.strings(o, "", "s"); }) == "f.json:4: expected a string");
+    CHECK(first_error([&](JsonFields& r) { r.boolean(o, "", "n"); }) == "f.json:2: \"n\" must be true or false");
+    CHECK(first_error([&](JsonFields& r) { r.only_keys(o, "", {"n", "big", "s"}, "the file"); }) ==
+          "f.json:5: unknown key \"typo\" in the file (allowed: n, big, s)");
+}
+
+TEST_CASE("an empty optional is written as null and read back as empty", "[json_input]") {
+    const std::optional<std::uint64_t> none, bytes = 42;
+    const nlohmann::json j = {{"none", none}, {"bytes", bytes}};
+    CHECK(j.dump() == R"({"bytes":42,"none":null})");
+    CHECK_FALSE(j["none"].get<std::optional<std::uint64_t>>());
+    CHECK(j["bytes"].get<std::optional<std::uint64_t>>() == 42u);
+}
