@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "gate_test_support.hpp"
+#include "perfgate/test/rows.hpp"
 #include "perfgate/core/escape.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/render.hpp"
@@ -86,15 +87,8 @@ GateReport every_kind(const std::vector<std::pair<std::string, std::string>>& pa
 
 // One measured row of a pair no benchmarks/ folder has seen: gated, it is new.
 ResultRow fresh_row(const std::string& model) {
-    ResultRow row;
-    row.model = model;
-    row.runtime = "llama-bench";
-    row.backend = "cpu";
-    row.host = "ci-new";
-    row.prompt_tokens = 64;
-    row.generated_tokens = 32;
-    row.date = "2026-11-30";
-    row.decode_tok_s = 1409.17;
+    ResultRow row = perfgate::test::make_row({.model = model, .host = "ci-new", .date = "2026-11-30", .prompt_tokens = 64,
+                                              .generated_tokens = 32, .decode_tok_s = 1409.17});
     row.decode_tok_s_samples = {1400.5, 1409.17, 1420.25};
     row.prefill_tok_s = 968.625;
     return row;

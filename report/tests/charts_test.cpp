@@ -5,6 +5,7 @@
 #include "perfgate/report/charts.hpp"
 #include "gnuplot.hpp"
 #include "perfgate/report/make_report.hpp"
+#include "perfgate/test/rows.hpp"
 #include "report_test_support.hpp"
 
 using namespace perfgate;
@@ -14,17 +15,9 @@ namespace fs = boost::filesystem;
 namespace {
 
 ResultRow simple_row(const std::string& runtime, const std::string& model, double decode) {
-    ResultRow r;
-    r.model = model;
-    r.runtime = runtime;
-    r.backend = "cpu";
-    r.host = "cpu-box";
-    r.date = "2026-10-01";
-    r.prompt_tokens = 16;
-    r.generated_tokens = 8;
-    r.decode_tok_s = decode;
-    r.prefill_tok_s = decode * 4;
-    return r;
+    return perfgate::test::make_row({.model = model, .runtime = runtime, .host = "cpu-box", .date = "2026-10-01",
+                                     .prompt_tokens = 16, .generated_tokens = 8, .decode_tok_s = decode,
+                                     .prefill_tok_s = decode * 4});
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "comparison.hpp"
+#include "perfgate/test/rows.hpp"
 #include "report_test_support.hpp"
 
 using namespace perfgate;
@@ -9,18 +10,9 @@ using namespace perfgate::report;
 namespace {
 
 ResultRow row(const std::string& runtime, const std::string& model, double decode, const std::string& date = "2026-10-01") {
-    ResultRow r;
-    r.model = model;
-    r.runtime = runtime;
-    r.backend = "cpu";
-    r.host = "cpu-test";
-    r.date = date;
-    r.prompt_tokens = 64;
-    r.prompt_target_len = 64;
-    r.generated_tokens = 32;
-    r.decode_tok_s = decode;
-    r.prefill_tok_s = decode * 10;
-    return r;
+    return perfgate::test::make_row({.model = model, .runtime = runtime, .host = "cpu-test", .date = date,
+                                     .prompt_tokens = 64, .prompt_target_len = 64, .generated_tokens = 32,
+                                     .decode_tok_s = decode, .prefill_tok_s = decode * 10});
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "comparison.hpp"
 #include "escape.hpp"
 #include "page.hpp"
+#include "perfgate/test/rows.hpp"
 #include "perfgate/report/report_data.hpp"
 
 using namespace perfgate;
@@ -19,19 +20,13 @@ using namespace perfgate::report;
 namespace {
 
 ResultRow row_of(const std::string& runtime, std::size_t model) {
-    ResultRow r;
-    r.model = fmt::format("synthetic-model-{:07}-Q4_0", model);
+    ResultRow r = perfgate::test::make_row({.model = fmt::format("synthetic-model-{:07}-Q4_0", model),
+                                            .runtime = runtime, .host = "big-host", .date = "2026-12-01",
+                                            .prompt_tokens = 512, .prompt_target_len = 512, .generated_tokens = 128,
+                                            .decode_tok_s = runtime == "a" ? 40.0 + static_cast<double>(model % 13) : 50.0,
+                                            .prefill_tok_s = 500.0});
     r.model_path = "models/" + r.model + ".gguf";
-    r.runtime = runtime;
-    r.backend = "cpu";
-    r.host = "big-host";
-    r.date = "2026-12-01";
-    r.prompt_tokens = 512;
-    r.prompt_target_len = 512;
-    r.generated_tokens = 128;
     r.batch = 1;
-    r.decode_tok_s = runtime == "a" ? 40.0 + static_cast<double>(model % 13) : 50.0;
-    r.prefill_tok_s = 500.0;
     r.command = runtime + " -m " + r.model_path;  // distinct per row: the "Commands" list grows with it
     r.status.text = "ok";
     return r;

@@ -5,14 +5,18 @@
 
 namespace perfgate::test {
 
-ResultRow make_row(const std::string& model, double decode_tok_s) {
+ResultRow make_row(const RowFields& f) {
     ResultRow row;
-    row.model = model;
-    row.runtime = "llama-bench";
-    row.backend = "cpu";
-    row.host = "cpu-epyc";
-    row.date = "2026-11-29";
-    row.decode_tok_s = decode_tok_s;
+    row.model = f.model;
+    row.runtime = f.runtime;
+    row.backend = f.backend;
+    row.host = f.host;
+    row.date = f.date;
+    row.prompt_tokens = f.prompt_tokens;
+    row.prompt_target_len = f.prompt_target_len;
+    row.generated_tokens = f.generated_tokens;
+    row.decode_tok_s = f.decode_tok_s;
+    row.prefill_tok_s = f.prefill_tok_s;
     return row;
 }
 
