@@ -9,7 +9,6 @@
 #include <cmath>
 #include <iterator>
 #include <nlohmann/json.hpp>
-#include <ranges>
 #include <span>
 #include <tuple>
 

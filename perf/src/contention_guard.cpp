@@ -1,10 +1,10 @@
+#include "perfgate/core/text.hpp"
 #include "perfgate/perf/contention_guard.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <ranges>
 #include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
@@ -48,7 +48,7 @@ std::string cell_name(const std::string& name) {
 std::string process_list(const std::vector<probes::OtherProcess>& list, std::size_t max) {
     const auto cell = [](const probes::OtherProcess& p) { return cell_name(p.name) + ":" + std::to_string(p.pid); };
     std::string s = fmt::format(
-        "{}", fmt::join(list | std::views::take(static_cast<std::ptrdiff_t>(max)) | std::views::transform(cell), "+"));
+        "{}", fmt::join(mapped(list, cell, max), "+"));
     if (list.size() > max) s += "+" + std::to_string(list.size() - max) + "more";
     return s;
 }
@@ -57,7 +57,7 @@ std::string readable_list(const std::vector<probes::OtherProcess>& list) {
     const auto named = [](const probes::OtherProcess& p) {
         return (p.name.empty() ? std::string("?") : p.name) + " pid " + std::to_string(p.pid);
     };
-    return fmt::format("{}", fmt::join(list | std::views::take(5) | std::views::transform(named), ", "));
+    return fmt::format("{}", fmt::join(mapped(list, named, 5), ", "));
 }
 
 }  // namespace

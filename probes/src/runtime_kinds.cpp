@@ -1,9 +1,9 @@
+#include "perfgate/core/text.hpp"
 #include "perfgate/probes/runtime_kinds.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <ranges>
 
 namespace perfgate::probes {
 
@@ -22,7 +22,7 @@ const std::vector<RuntimeKind>& runtime_kinds() {
 }
 
 std::string runtime_kind_names() {
-    return fmt::format("{}", fmt::join(runtime_kinds() | std::views::transform(&RuntimeKind::name), ", "));
+    return fmt::format("{}", fmt::join(mapped(runtime_kinds(), [](const RuntimeKind& k) { return k.name; }), ", "));
 }
 
 Expected<RuntimeKind> find_runtime_kind(std::string_view name) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <ranges>
 #include <set>
 #include <unordered_map>
 
@@ -12,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "distinct.hpp"
+#include "perfgate/core/text.hpp"
 #include "perfgate/core/project_paths.hpp"
 #include "escape.hpp"
 
@@ -38,7 +38,7 @@ std::string opt(const std::optional<std::int64_t>& v) { return v ? std::to_strin
 
 std::string list_or_not_recorded(const std::vector<std::string>& values) {
     if (values.empty()) return not_recorded;
-    return fmt::format("{}", fmt::join(values | std::views::transform(md), ", "));
+    return fmt::format("{}", fmt::join(mapped(values, md), ", "));
 }
 
 std::string tok_s(const std::optional<Spread>& s) {
@@ -138,8 +138,8 @@ void render_header(std::string& p, const PageInputs& in) {
     const Rows rows = d.all_rows();
     const auto host_name = [](const std::string& h) { return md(h.empty() ? "unknown host" : h); };
     const auto dates = distinct(rows, [](const ResultRow& r) { return r.date; });
-    p += fmt::format("# Benchmark results: {} on {} ({})\n\n", fmt::join(d.runtimes | std::views::transform(md), " vs "),
-                     fmt::join(d.hosts | std::views::transform(host_name), ", "), list_or_not_recorded(dates));
+    p += fmt::format("# Benchmark results: {} on {} ({})\n\n", fmt::join(mapped(d.runtimes, md), " vs "),
+                     fmt::join(mapped(d.hosts, host_name), ", "), list_or_not_recorded(dates));
     p += "Made by `perfgate report` from the result files listed under *Method*. ";
     bool imported = false, synthetic = false;
     for (const auto& f : d.files) imported = imported || f->imported();

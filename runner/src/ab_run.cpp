@@ -1,9 +1,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
-#include <ranges>
 #include <sstream>
 
+#include "perfgate/core/text.hpp"
 #include "perfgate/perf/pair_runner.hpp"
 #include "perfgate/runner/ab.hpp"
 
@@ -75,7 +75,7 @@ public:
             result.checks = decide(model, rounds);
             std::vector<gates::PairedVerdict> verdicts;
             for (const auto& c : result.checks) verdicts.push_back(c.verdict);
-            const auto progress = result.checks | std::views::transform(progress_of);
+            const auto progress = mapped(result.checks, progress_of);
             log_ << fmt::format("[ab] {} on {}: round {}/{} ({} first): {}\n", model, request_.runtime, round + 1,
                                 request_.stop.max_rounds, to_string(order.front()), fmt::join(progress, ", "))
                  << std::flush;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfgate {
 
@@ -28,5 +29,17 @@ std::string counted(std::size_t n, std::string_view noun, std::string_view plura
 // 1-based line of a byte offset in `text` (offsets past the end count as the end). Turns
 // nlohmann_json's byte positions into the file:line that perfgate's messages name.
 std::size_t line_of_offset(std::string_view text, std::size_t offset);
+
+// What `f` makes of each of the first `max` items, for fmt::join. Not std::views::transform:
+// clang-14, which builds the fuzzers, cannot compile libstdc++ 12's <ranges> views.
+template <class Range, class F>
+auto mapped(const Range& items, F f, std::size_t max = static_cast<std::size_t>(-1)) {
+    std::vector<decltype(f(*std::begin(items)))> out;
+    for (const auto& item : items) {
+        if (out.size() == max) break;
+        out.push_back(f(item));
+    }
+    return out;
+}
 
 }  // namespace perfgate
