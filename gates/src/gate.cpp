@@ -118,16 +118,22 @@ void status_metrics(PairReport& p, Verdict v, const std::string& reason, const S
     }
 }
 
-PairReport describe_current(const SampleGroup& g) {
+// The pair's identity, from whichever side has it (the run, or a baseline pair not run now).
+PairReport describe_pair(const SampleGroup& g) {
     PairReport p;
     p.model = g.model;
-    p.current_model = g.raw_model;
     p.runtime = g.runtime;
     p.host = g.host;
     p.harness = g.harness;
     p.batch = g.batch;
-    p.prompt_tokens = g.prompt_tokens();
     p.prompt_target_len = g.prompt_target_len;
+    return p;
+}
+
+PairReport describe_current(const SampleGroup& g) {
+    PairReport p = describe_pair(g);
+    p.current_model = g.raw_model;
+    p.prompt_tokens = g.prompt_tokens();
     p.current_status = g.status();
     p.current_source = g.source();
     p.current_date = g.date();
@@ -435,14 +441,7 @@ private:
         for (HistoryFile* f : primaries) {
             for (const auto& b : f->groups) {
                 if (matched_.count(&b) || run_keys.count(b.model_key())) continue;
-                PairReport p;
-                p.model = b.model;
-                p.baseline_model = b.raw_model;
-                p.runtime = b.runtime;
-                p.host = b.host;
-                p.harness = b.harness;
-                p.batch = b.batch;
-                p.prompt_target_len = b.prompt_target_len;
+                PairReport p = describe_pair(b);
                 describe_baseline(p, b);
                 const std::string what = fmt::format("in the baseline ({}, {}), not run now", b.source(), b.status());
                 if (StatusToken{b.status()}.ok())
