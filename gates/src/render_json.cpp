@@ -1,16 +1,12 @@
 #include <nlohmann/json.hpp>
 
+#include "perfgate/core/json_optional.hpp"  // an unknown value is null
 #include "perfgate/gates/render.hpp"
 
 namespace perfgate::gates {
 namespace {
 
 using nlohmann::json;
-
-template <class T>
-json optional_json(const std::optional<T>& v) {
-    return v ? json(*v) : json(nullptr);
-}
 
 // `value` as nlohmann's dump(2) writes it at `depth` levels of nesting: its lines after the first
 // indented by the enclosing levels. Invalid UTF-8 in a model name must not throw: it is replaced.
@@ -43,19 +39,19 @@ std::string render_json(const GateReport& report) {
         for (const auto& m : p.metrics)
             metrics.push_back({{"metric", m.metric},
                                {"verdict", to_string(m.verdict)},
-                               {"baseline", optional_json(m.baseline_value)},
-                               {"current", optional_json(m.current_value)},
-                               {"change", optional_json(m.change)},
+                               {"baseline", m.baseline_value},
+                               {"current", m.current_value},
+                               {"change", m.change},
                                {"baseline_samples", m.baseline_samples},
                                {"current_samples", m.current_samples},
                                {"max_drop", m.max_drop},
                                {"alpha", m.alpha},
                                {"test", m.test},
-                               {"p_value", optional_json(m.p_value)},
+                               {"p_value", m.p_value},
                                {"history_runs", m.history_runs},
                                {"baseline_window", m.baseline_window},
-                               {"run_noise", optional_json(m.run_noise)},
-                               {"min_detectable_effect", optional_json(m.min_detectable_effect)},
+                               {"run_noise", m.run_noise},
+                               {"min_detectable_effect", m.min_detectable_effect},
                                {"threshold_source", m.threshold_source},
                                {"reason", m.reason}});
         const json pair = {{"model", p.model},
@@ -65,10 +61,10 @@ std::string render_json(const GateReport& report) {
                          {"baseline_runtime", p.baseline_runtime},
                          {"host", p.host},
                          {"harness", p.harness},
-                         {"batch", optional_json(p.batch)},
-                         {"prompt_tokens", optional_json(p.prompt_tokens)},
-                         {"baseline_prompt_tokens", optional_json(p.baseline_prompt_tokens)},
-                         {"prompt_target_len", optional_json(p.prompt_target_len)},
+                         {"batch", p.batch},
+                         {"prompt_tokens", p.prompt_tokens},
+                         {"baseline_prompt_tokens", p.baseline_prompt_tokens},
+                         {"prompt_target_len", p.prompt_target_len},
                          {"current_status", p.current_status},
                          {"baseline_status", p.baseline_status},
                          {"current_source", p.current_source},

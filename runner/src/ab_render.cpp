@@ -1,3 +1,4 @@
+#include "perfgate/core/json_optional.hpp"  // optional readings as null
 #include "perfgate/runner/ab_render.hpp"
 
 #include <algorithm>
@@ -90,7 +91,6 @@ std::string render_markdown(const AbReport& r) {
     return out;
 }
 
-nlohmann::json optional_number(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
 std::string render_json(const AbReport& r) {
     nlohmann::json j;
@@ -114,11 +114,11 @@ std::string render_json(const AbReport& r) {
                                      {"verdict", gates::to_string(c.verdict)},
                                      {"rounds", c.rounds},
                                      {"floor", c.floor},
-                                     {"change", optional_number(c.change)},
+                                     {"change", c.change},
                                      {"ci_low", c.interval ? nlohmann::json(c.interval->low) : nlohmann::json()},
                                      {"ci_high", c.interval ? nlohmann::json(c.interval->high) : nlohmann::json()},
-                                     {"p_slower", optional_number(c.p_slower)},
-                                     {"p_faster", optional_number(c.p_faster)}});
+                                     {"p_slower", c.p_slower},
+                                     {"p_faster", c.p_faster}});
         j["models"].push_back(jm);
     }
     j["notes"] = r.notes;
