@@ -3,11 +3,11 @@
 
 #include <cmath>
 
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/perf/host_context.hpp"
+#include "perfgate/gates/thresholds.hpp"
 #include "perfgate/probes/memory_bandwidth.hpp"
 #include "perfgate/probes/probe.hpp"
 
@@ -42,9 +42,11 @@ int run_bandwidth(const ProbeArgs& args) {
                                     m.array_bytes >> 20, m.threads, m.passes);
     fmt::print("memory bandwidth: {:.2f} GB/s; {}{}\n", m.bytes_per_s / 1e9, source,
                m.last_level_cache_bytes ? fmt::format(", last-level cache {} MiB", *m.last_level_cache_bytes >> 20) : "");
-    nlohmann::ordered_json entry = {{"memory_bandwidth",
-                                     {{"bytes_per_s", static_cast<std::uint64_t>(std::llround(m.bytes_per_s / 1e6)) * 1000000u}, {"source", source}, {"date", perf::today()}}}};
-    fmt::print("for thresholds/<host_tag>.json (measure on a quiet machine):\n{}\n", entry.dump(2));
+    gates::MemoryBandwidth entry;
+    entry.bytes_per_s = std::round(m.bytes_per_s / 1e6) * 1e6;  // whole megabytes: the last digits are noise
+    entry.source = source;
+    entry.date = perf::today();
+    fmt::print("for thresholds/<host_tag>.json (measure on a quiet machine):\n{}", gates::with_memory_bandwidth("{}", entry));
     return exit_code::success;
 }
 

@@ -253,7 +253,13 @@ Expected<ThresholdFile> threshold_file_from(const JsonDocument& v) {
 
 std::string with_memory_bandwidth(std::string_view thresholds_json, const MemoryBandwidth& bandwidth) {
     auto doc = nlohmann::ordered_json::parse(thresholds_json);  // the caller's own, already valid text
-    doc["memory_bandwidth"] = {{"bytes_per_s", bandwidth.bytes_per_s}, {"source", bandwidth.source}, {"date", bandwidth.date}};
+    // Whole bytes per second are written as an integer (4290000000000, as the committed files have
+    // it), not as nlohmann's 4290000000000.0.
+    const double b = bandwidth.bytes_per_s;
+    const nlohmann::ordered_json bytes = std::floor(b) == b && b >= 0 && b < 9.2e18
+                                             ? nlohmann::ordered_json(static_cast<std::uint64_t>(b))
+                                             : nlohmann::ordered_json(b);
+    doc["memory_bandwidth"] = {{"bytes_per_s", bytes}, {"source", bandwidth.source}, {"date", bandwidth.date}};
     return doc.dump(2) + "\n";
 }
 

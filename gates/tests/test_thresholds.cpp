@@ -123,6 +123,11 @@ TEST_CASE("memory_bandwidth is read with its line and bad values are errors nami
     REQUIRE(again->memory_bandwidth);
     CHECK(again->memory_bandwidth->bytes_per_s == Approx(4.29e12));
     CHECK(again->memory_bandwidth->source == "device-to-device copy");
+    // Whole bytes per second stay an integer, as the committed host files write them.
+    CHECK_THAT(rewritten, Catch::Contains("\"bytes_per_s\": 4290000000000,"));
+    MemoryBandwidth fractional = *file->memory_bandwidth;
+    fractional.bytes_per_s = 1.5e9 + 0.25;
+    CHECK_THAT(with_memory_bandwidth("{}", fractional), Catch::Contains("\"bytes_per_s\": 1500000000.25,"));
 }
 
 TEST_CASE("the probe's memory_headroom is a valid key of a host file, checked by the probe's rule",
