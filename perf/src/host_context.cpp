@@ -1,5 +1,6 @@
 #include "perfgate/perf/host_context.hpp"
 
+#include "perfgate/core/file_write.hpp"
 #include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/core/json_optional.hpp"
 
@@ -68,17 +69,7 @@ Status write_host_context(const std::filesystem::path& path, const HostContext& 
     j["date"] = h.date;
     j["run_id"] = h.run_id;
     j["replay"] = h.replay;
-    std::error_code ec;
-    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-    const auto tmp = path.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return make_error(path.string() + ": cannot write the host facts");
-        out << j.dump(2) << '\n';
-        if (!out) return make_error(path.string() + ": write failed");
-    }
-    std::filesystem::rename(tmp, path, ec);  // readers never see half a file
-    if (ec) return make_error(path.string() + ": " + ec.message());
+    if (auto st = replace_file(path.string(), j.dump(2) + "\n"); !st) return st.error();  // never half a file
     return Ok{};
 }
 
