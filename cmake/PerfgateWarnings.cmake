@@ -8,7 +8,7 @@ function(perfgate_add_unit_tests target)
   add_executable(${target} ${ARGN})
   target_link_libraries(${target} PRIVATE perfgate_catch_main perfgate_warnings perfgate_test_support)
   target_compile_definitions(${target} PRIVATE
-    PERFGATE_SHARED_DIR="${PERFGATE_SHARED_DIR}"
+    PERFGATE_FIXTURES_DIR="${PERFGATE_FIXTURES_DIR}"
     PERFGATE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     CATCH_CONFIG_ENABLE_BENCHMARKING)
   catch_discover_tests(${target} TEST_PREFIX "${target}." PROPERTIES LABELS unit)

@@ -27,7 +27,7 @@ function(perfgate_fuzz_target name)
   target_compile_options(${name} PRIVATE -O1 -gline-tables-only)
 endfunction()
 
-set(_fx "${PERFGATE_SHARED_DIR}/fixtures")
+set(_fx "${PERFGATE_FIXTURES_DIR}")
 set(_regressions "${CMAKE_CURRENT_SOURCE_DIR}/regressions")
 
 if(TARGET perfgate_probes)

@@ -1,6 +1,6 @@
 # `perfgate gate` misconfigurations (issues 15 and 18): each exits non-zero with a message naming
 # what is wrong, and the defaults come from the project root, not the working directory.
-#   cmake -DPERFGATE=<perfgate> -DFIXTURES=<shared>/fixtures/mlxcel-benchmarks
+#   cmake -DPERFGATE=<perfgate> -DFIXTURES=<source>/tests/fixtures/mlxcel-benchmarks
 #         -DTHRESHOLDS=<source>/thresholds -DWORK_DIR=<scratch> -P gate_cli_test.cmake
 foreach(v PERFGATE FIXTURES THRESHOLDS WORK_DIR)
   if(NOT ${v})

@@ -1,4 +1,4 @@
-// Every published mlxcel CSV in ../shared/fixtures/mlxcel-benchmarks must load unchanged.
+// Every published mlxcel CSV in tests/fixtures/mlxcel-benchmarks must load unchanged.
 #include <catch2/catch.hpp>
 
 #include <map>

@@ -15,7 +15,7 @@ namespace perfgate::gates::testing {
 
 namespace bfs = boost::filesystem;
 
-inline std::string fixture_dir() { return std::string(PERFGATE_SHARED_DIR) + "/fixtures/mlxcel-benchmarks"; }
+inline std::string fixture_dir() { return std::string(PERFGATE_FIXTURES_DIR) + "/mlxcel-benchmarks"; }
 inline std::string fixture(const std::string& name) { return perfgate::test::mlxcel_csv(name); }
 inline std::string thresholds_dir() { return std::string(PERFGATE_SOURCE_DIR) + "/thresholds"; }
 

@@ -1,4 +1,4 @@
-// Acceptance tests of issue 6 on the real sample CSVs (shared/fixtures/mlxcel-benchmarks).
+// Acceptance tests of issue 6 on the real sample CSVs (tests/fixtures/mlxcel-benchmarks).
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 
 namespace perfgate::perf::test {
 
-inline std::filesystem::path fixtures() { return perfgate::test::shared_fixture(""); }
+inline std::filesystem::path fixtures() { return perfgate::test::fixture(""); }
 inline std::filesystem::path source() { return perfgate::test::source_path(""); }
 inline std::filesystem::path data() { return perfgate::test::source_path("perf/tests/data"); }
 

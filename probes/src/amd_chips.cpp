@@ -7,7 +7,7 @@
 namespace perfgate::probes {
 
 namespace {
-// Only ids confirmed by the recorded outputs in shared/fixtures/probe-outputs:
+// Only ids confirmed by the recorded outputs in tests/fixtures/probe-outputs:
 // rocminfo "Chip ID: 5510(0x1586)" with gfx1151 (Strix Halo, Memory Properties APU) and
 // "29857(0x74a1)" with gfx942 (MI300X, discrete).
 constexpr std::array<AmdChip, 2> known_chips{{

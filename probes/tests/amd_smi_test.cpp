@@ -5,7 +5,7 @@
 using namespace perfgate::probes;
 
 // No amd-smi capture is among the fixtures; these are the published lines quoted in
-// shared/reference/probe-formats.md (amd-smi 26.x default view on a 96 GB carve-out).
+// published amd-smi 26.x output (default view on a 96 GB carve-out), as docs/probes.md describes it.
 TEST_CASE("amd-smi default view: ROCm version header, name cell, carve-out usage", "[probes][amd-smi]") {
     const auto r = parse_amd_smi(
         "| AMD-SMI 26.2.1+fc0010cf6a    amdgpu version: Linuxver ROCm version: 7.2.0    |\n"

@@ -52,7 +52,7 @@ TEST_CASE("llama.cpp Vulkan device lines: RADV tag gives the arch, AMDVLK does n
 }
 
 TEST_CASE("llama.cpp failure line and --list-devices", "[probes][llama.cpp]") {
-    // Lines quoted in shared/reference/probe-formats.md (ggml-org/llama.cpp#20142, lemonade docs).
+    // Lines published in ggml-org/llama.cpp#20142 and the lemonade docs.
     const auto failed = parse_llama_cpp_devices("ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected\n");
     CHECK(failed.init_failure == "failed to initialize ROCm: no ROCm-capable device is detected");
     CHECK(failed.devices.empty());

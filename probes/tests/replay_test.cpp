@@ -1,5 +1,5 @@
 // Replays of recorded machines (tests/data/machines): the scripts on PATH print the real captured
-// outputs of ../shared/fixtures/probe-outputs; these are replays, not live runs.
+// outputs of tests/fixtures/probe-outputs; these are replays, not live runs.
 #include <catch2/catch.hpp>
 
 #include <chrono>

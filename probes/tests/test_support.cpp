@@ -8,7 +8,7 @@
 namespace perfgate::probes::test {
 
 namespace {
-const std::string fixture_dir = std::string(PERFGATE_SHARED_DIR) + "/fixtures/probe-outputs";
+const std::string fixture_dir = std::string(PERFGATE_FIXTURES_DIR) + "/probe-outputs";
 
 // The replay scripts find the fixtures through this variable.
 const bool fixtures_exported = [] {

@@ -7,7 +7,7 @@
 
 namespace perfgate::probes::test {
 
-// A fixture from ../shared/fixtures/probe-outputs without its "# " metadata lines.
+// A fixture from tests/fixtures/probe-outputs without its "# " metadata lines.
 std::string fixture_text(const std::string& name);
 std::string machine_dir(const std::string& machine);
 // Probes a recorded machine: its bin/ is the whole search path, its root/ the sysroot.

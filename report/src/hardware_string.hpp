@@ -1,6 +1,6 @@
 #pragma once
 // mlxcel's full hardware string, read back into its parts for files that have no perfgate
-// columns (reference: mlxcel-formats.md §5.3). Only the documented shapes are recognised:
+// columns (docs/csv-schema.md, "mlxcel's hardware strings"). Only the documented shapes are recognised:
 //   ROCm:    <device>_<gfx target>[_ROCm<release>]_<N>GB   (N = device memory, rounded GiB)
 //   NVIDIA:  NVIDIA_<name>[_CUDA<major.minor>]_<N>GB        (N = host RAM, rounded GiB)
 //   Apple:   Apple_<chip>_<N>GB                             (N = host RAM = unified memory)

@@ -68,7 +68,7 @@ double median_of(std::vector<double> v) {
     return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-// A result file named on a page: the project's benchmarks/, else the shared mlxcel fixtures.
+// A result file named on a page: the project's benchmarks/, else the mlxcel fixtures in tests/fixtures.
 fs::path result_file(const std::string& name) {
     const auto committed = source_dir / "benchmarks" / name;
     return fs::exists(committed) ? committed : fs::path(testing::fixture(name));

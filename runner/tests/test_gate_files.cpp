@@ -13,7 +13,7 @@ using namespace perfgate::runner;
 namespace fs = std::filesystem;
 
 namespace {
-const fs::path mlxcel_fixtures = test::shared_fixture("mlxcel-benchmarks");
+const fs::path mlxcel_fixtures = test::fixture("mlxcel-benchmarks");
 
 // The ROCm fixture as the next day's run, in its own folder (the gate's current run).
 std::string next_day_results(const fs::path& dir) {

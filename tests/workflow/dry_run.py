@@ -237,7 +237,7 @@ def main():
 
     # 3. pull request whose runtime is 3x slower: ctest fails, so the job fails.
     slow = os.path.join(WORK, "slow-recording.txt")
-    text = open(os.path.join(SOURCE, "..", "shared", "fixtures", "probe-outputs",
+    text = open(os.path.join(SOURCE, "tests", "fixtures", "probe-outputs",
                              "mlxcel-generate_m1max_kubesimplify-blog.txt")).read()
     text = re.sub(r"= (\d+\.\d+) tok/s", lambda m: "= %.2f tok/s" % (float(m.group(1)) / 3), text)
     text = re.sub(r"in (\d+\.\d+)s", lambda m: "in %.2fs" % (float(m.group(1)) * 3), text)

@@ -19,7 +19,7 @@
 #   stub-runtime.sh slow FILE         STUB_SLEEP seconds (2), with a child, then the recorded output
 # STUB_PID_FILE, when set, receives the pid of every child the stub starts.
 here=$(dirname "$0")
-fixtures="${PERFGATE_FIXTURES:-$here/../../../../shared/fixtures/probe-outputs}"
+fixtures="${PERFGATE_FIXTURES:-$here/../../../tests/fixtures/probe-outputs}"
 recorded() {
     if [ -f "$here/recorded/$1" ]; then f="$here/recorded/$1"; else f="$fixtures/$1"; fi
     grep -v '^# ' "$f"   # fixture metadata lines start with "# "

@@ -1,6 +1,6 @@
 # Helpers sourced by the recorded-machine scripts in machines/*/bin. They print real captured
-# output from ../shared/fixtures/probe-outputs (fixture metadata lines "# " are dropped).
-FIXTURES="${PERFGATE_FIXTURES:-$(dirname "$0")/../../../../../../../shared/fixtures/probe-outputs}"
+# output from tests/fixtures/probe-outputs (fixture metadata lines "# " are dropped).
+FIXTURES="${PERFGATE_FIXTURES:-$(dirname "$0")/../../../../../../tests/fixtures/probe-outputs}"
 
 # fixture FILE: the whole recorded output.
 fixture() { grep -v '^# ' "$FIXTURES/$1"; }

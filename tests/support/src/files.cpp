@@ -10,8 +10,8 @@
 namespace perfgate::test {
 namespace fs = std::filesystem;
 
-fs::path shared_fixture(const std::string& relative) { return fs::path(PERFGATE_SHARED_DIR) / "fixtures" / relative; }
-std::string mlxcel_csv(const std::string& name) { return shared_fixture("mlxcel-benchmarks/" + name).string(); }
+fs::path fixture(const std::string& relative) { return fs::path(PERFGATE_FIXTURES_DIR) / relative; }
+std::string mlxcel_csv(const std::string& name) { return fixture("mlxcel-benchmarks/" + name).string(); }
 fs::path source_path(const std::string& relative) { return fs::path(PERFGATE_SOURCE_DIR) / relative; }
 
 fs::path fresh_dir(const std::string& group, const std::string& name) {

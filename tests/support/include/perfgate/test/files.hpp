@@ -6,7 +6,7 @@
 
 namespace perfgate::test {
 
-std::filesystem::path shared_fixture(const std::string& relative);  // ../shared/fixtures/<relative>
+std::filesystem::path fixture(const std::string& relative);  // tests/fixtures/<relative>
 std::string mlxcel_csv(const std::string& name);                     // a historical mlxcel CSV fixture
 std::filesystem::path source_path(const std::string& relative);     // <checkout>/<relative>
 
