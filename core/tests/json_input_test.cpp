@@ -133,7 +133,7 @@ TEST_CASE("nesting beyond the bound is refused with its line, before any walk ov
     CHECK_THAT(error_of(nested(100000)), Catch::StartsWith("in.json:2: JSON nested deeper than"));
 }
 
-TEST_CASE("untrusted JSON is parsed under the same bound; brackets inside strings do not count", "[json_input]") {
+TEST_CASE("untrusted JSON is parsed under the same bound, brackets inside strings do not count", "[json_input]") {
     REQUIRE(parse_json_value(nested(max_json_depth - 1)));
     const auto deep = parse_json_value(nested(100000));
     REQUIRE_FALSE(deep);

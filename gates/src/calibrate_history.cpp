@@ -186,8 +186,9 @@ std::string render_history_thresholds(const std::string& host, const std::string
                               {{"readings", p.runs},
                                {"median", round_to(p.level, 4)},
                                {"deepest_dip", round_to(p.deepest_dip, 4)},
-                               {"outlier_runs_left_out", p.outliers},
                                {"min_detectable_effect", round_to(p.min_detectable_effect, 4)}}}});
+        // Only where there were any: a file of pairs without outliers reads as before.
+        if (p.outliers > 0) overrides.back()["calibration"]["outlier_runs_left_out"] = p.outliers;
     }
     doc["overrides"] = overrides;
     return doc.dump(2) + "\n";

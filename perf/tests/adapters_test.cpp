@@ -119,7 +119,7 @@ TEST_CASE("llama-bench JSON with a field nested 100,000 levels is refused, not a
     const auto m = parse_llama_bench_json(hostile);
     REQUIRE_FALSE(m);
     CHECK_THAT(m.error().message, Catch::Contains("nested deeper than 64 levels"));
-    const auto jsonl = parse_llama_bench_jsonl("{\"extra\": " + std::string(depth, '{') + "}\n", "run.jsonl");
+    const auto jsonl = parse_llama_bench_jsonl("{\"extra\": " + std::string(depth, '[') + "}\n", "run.jsonl");
     REQUIRE_FALSE(jsonl);
     CHECK_THAT(jsonl.error().message, Catch::StartsWith("run.jsonl:1:") && Catch::Contains("nested deeper than 64 levels"));
 }

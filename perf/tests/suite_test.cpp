@@ -104,7 +104,7 @@ TEST_CASE("names that would escape a folder or break a test name are refused", "
 })"), Catch::StartsWith("suites/x.json:4: model name \"../../x\" must match"));
 }
 
-TEST_CASE("kinds without a default command line need args; command needs patterns", "[suite]") {
+TEST_CASE("kinds without a default command line need args, command needs patterns", "[suite]") {
     CHECK_THAT(error_of(R"({"suite": "x", "backend": "cpu",
   "models": [{"name": "m", "checkpoint": "m"}],
   "runtimes": [{"name": "r", "kind": "command", "binary": "b", "args": ["x"]}]})"),
