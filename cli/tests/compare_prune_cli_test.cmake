@@ -40,7 +40,7 @@ expect("compare: decode fell to a tenth or less" 1 "REGRESSED.*decode_tok_s.*gat
 expect("compare: junit failure with a body" 1 "<failure type=\"regressed\"[^>]*>[^<]+</failure>" compare
        "${outputs}/run-a.json" "${WORK_DIR}/slow.json" --thresholds-dir "${SOURCE}/thresholds" --format junit)
 file(WRITE "${WORK_DIR}/garbage.jsonl" "{\"n_prompt\": 32}\nnot json\n")
-expect("compare: bad llama-bench line" 2 "garbage.jsonl:2: llama-bench JSONL" compare "${outputs}/run-a.json"
+expect("compare: bad llama-bench line" 2 "garbage.jsonl:2: invalid JSON" compare "${outputs}/run-a.json"
        "${WORK_DIR}/garbage.jsonl")
 expect("compare: missing file" 2 "no-such-file" compare "${outputs}/run-a.json" "${WORK_DIR}/no-such-file.json")
 

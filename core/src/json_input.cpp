@@ -36,6 +36,10 @@ struct CountingIterator {
     bool operator!=(const CountingIterator& o) const { return p != o.p; }
 };
 
+std::string too_deep_message() {
+    return "JSON nested deeper than " + std::to_string(max_json_depth) + " levels of arrays and objects";
+}
+
 struct Problem {
     std::size_t line;
     std::string what;
@@ -45,8 +49,8 @@ struct Problem {
 // repeated member name.
 class LineRecorder : public nlohmann::json_sax<json> {
 public:
-    LineRecorder(std::string_view text, const char** cursor, JsonLines& lines)
-        : text_(text), scanned_(text.data()), cursor_(cursor), lines_(lines) {}
+    LineRecorder(std::string_view text, std::size_t first_line, const char** cursor, JsonLines& lines)
+        : text_(text), scanned_(text.data()), line_(first_line), first_line_(first_line), cursor_(cursor), lines_(lines) {}
 
     const std::optional<Problem>& problem() const { return problem_; }
 
@@ -57,11 +61,7 @@ public:
     bool number_float(number_float_t, const string_t&) override { return value(); }
     bool string(string_t&) override { return value(); }
     bool binary(binary_t&) override { return value(); }
-    bool start_object(std::size_t) override {
-        record();
-        stack_.push_back({true, {}, 0, {}});
-        return true;
-    }
+    bool start_object(std::size_t) override { return open(true); }
     bool key(string_t& k) override {
         auto& level = stack_.back();
         level.key = json_pointer_token(k);
@@ -79,11 +79,7 @@ public:
         next();
         return true;
     }
-    bool start_array(std::size_t) override {
-        record();
-        stack_.push_back({false, {}, 0, {}});
-        return true;
-    }
+    bool start_array(std::size_t) override { return open(false); }
     bool end_array() override {
         stack_.pop_back();
         next();
@@ -91,7 +87,7 @@ public:
     }
     bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
         // `position` is just past the offending character (for a number: just past the number).
-        problem_ = Problem{line_of_offset(text_, position == 0 ? 0 : position - 1), "invalid JSON: " + reason(e.what())};
+        problem_ = Problem{first_line_ - 1 + line_of_offset(text_, position == 0 ? 0 : position - 1), "invalid JSON: " + reason(e.what())};
         return false;
     }
 
@@ -124,6 +120,16 @@ private:
             pointer += "/" + (stack_[i].object ? stack_[i].key : std::to_string(stack_[i].index));
         return pointer;
     }
+    // An array or object opens: refused beyond the nesting bound, before its pointer is built.
+    bool open(bool object) {
+        if (stack_.size() >= max_json_depth) {
+            problem_ = Problem{current_line(), too_deep_message()};
+            return false;
+        }
+        record();
+        stack_.push_back({object, {}, 0, {}});
+        return true;
+    }
     // Records where the value now read lives.
     void record() {
         std::string pointer;
@@ -142,14 +148,44 @@ private:
 
     std::string_view text_;
     const char* scanned_;  // newlines before here are counted in line_
-    std::size_t line_ = 1;
+    std::size_t line_;
+    std::size_t first_line_;  // the line the text starts on in its file
     const char** cursor_;
     JsonLines& lines_;
     std::vector<Level> stack_;
     std::optional<Problem> problem_;
 };
 
+// Offset of the first '[' or '{' that opens a level beyond max_json_depth, outside strings.
+std::optional<std::size_t> first_too_deep(std::string_view text) {
+    std::size_t depth = 0;
+    bool in_string = false, escaped = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > max_json_depth) return i;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
+
+Expected<nlohmann::json> parse_json_value(std::string_view text) {
+    if (const auto at = first_too_deep(text))
+        return make_error(too_deep_message() + " (line " + std::to_string(line_of_offset(text, *at)) + ")");
+    auto value = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    if (value.is_discarded()) return make_error("not valid JSON");
+    return value;
+}
 
 std::size_t JsonLines::line_of(std::string_view pointer) const {
     std::string p(pointer);
@@ -179,14 +215,14 @@ std::string json_pointer_token(std::string_view key) {
     return out;
 }
 
-Expected<JsonDocument> parse_json_document(std::string_view text, const std::string& origin) {
+Expected<JsonDocument> parse_json_document(std::string_view text, const std::string& origin, std::size_t first_line) {
     JsonDocument doc;
     doc.origin = origin;
     // One pass finds the first problem and the lines; only a text without one becomes the value.
     const char* cursor = text.data();
     CountingIterator first{text.data(), &cursor};
     CountingIterator last{text.data() + text.size(), &cursor};
-    LineRecorder recorder(text, &cursor, doc.lines);
+    LineRecorder recorder(text, first_line, &cursor, doc.lines);
     json::sax_parse(first, last, &recorder);
     if (const auto& problem = recorder.problem())
         return make_error(origin + ":" + std::to_string(problem->line) + ": " + problem->what);

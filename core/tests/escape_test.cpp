@@ -50,8 +50,9 @@ TEST_CASE("xml_characters keeps only what XML 1.0 can carry", "[core][escape]") 
     CHECK(s.find('\x1b') == std::string::npos);
     CHECK(s.find('\x01') == std::string::npos);
     CHECK(s.find('\xff') == std::string::npos);
-    // Markup is the XML writer's to escape; tab, newline, CR, DEL and C1 are XML 1.0 characters.
-    CHECK(s == "evil?[31m</details><img src=x onerror=alert(1)>|name\"'&\n\t\r\x7f\xc2\x9b??");
+    // Markup is the XML writer's to escape; tab, newline and CR stay. DEL and the C1 controls are
+    // XML 1.0 characters but "discouraged", and no report needs them (issue 26 item 14).
+    CHECK(s == "evil?[31m</details><img src=x onerror=alert(1)>|name\"'&\n\t\r????");
     CHECK(xml_characters("σ café ⚠") == "σ café ⚠");
 }
 
@@ -61,4 +62,26 @@ TEST_CASE("counted puts the noun in the right number", "[core][text]") {
     CHECK(counted(0, "pair") == "0 pairs");
     CHECK(counted(1, "new pair") == "1 new pair");
     CHECK(counted(3, "entry", "entries") == "3 entries");
+}
+
+TEST_CASE("invisible characters and noncharacters reach no output (issue 26 item 14)", "[core][escape]") {
+    // U+202E (right-to-left override), U+200B (zero width space), U+2028 (line separator), U+FEFF,
+    // U+FFFE and U+FFFF (noncharacters: no XML 1.0 character), U+1FFFF (a plane-1 noncharacter).
+    const std::string name = "m\u202Eodel\u200B-\u2028x\uFEFF" "\xEF\xBF\xBE" "\xEF\xBF\xBF" "\xF0\x9F\xBF\xBF" "!";
+    CHECK(console_text(name) == "m?odel?-?x????!");
+    CHECK(xml_characters(name) == "m?odel?-?x????!");
+    CHECK(markdown_text(name) == "m odel - x    !");
+    // C1 controls in markdown become spaces like C0 ones.
+    CHECK(markdown_text("a\xc2\x85" "b\xc2\x9b" "c") == "a b c");
+    // Printable text outside those ranges is kept: U+2010 (hyphen), U+FFFD, a plane-1 emoji.
+    CHECK(console_text("a\u2010b\uFFFD\U0001F600") == "a\u2010b\uFFFD\U0001F600");
+    CHECK(xml_characters("a\u2010b\uFFFD\U0001F600") == "a\u2010b\uFFFD\U0001F600");
+}
+
+TEST_CASE("bare URLs and e-mail addresses in markdown stay text", "[core][escape]") {
+    CHECK(markdown_text("see https://evil.example/x") == "see https\\://evil.example/x");
+    CHECK(markdown_text("www.evil.example") == "www\\.evil.example");
+    CHECK(markdown_text("ops@evil.example") == "ops\\@evil.example");
+    // Ordinary names with dots and colons are unchanged.
+    CHECK(markdown_text("llama-3.1-8b Q4_0 12:30") == "llama-3.1-8b Q4_0 12:30");
 }

@@ -116,3 +116,30 @@ TEST_CASE("an empty optional is written as null and read back as empty", "[json_
     CHECK_FALSE(j["none"].get<std::optional<std::uint64_t>>());
     CHECK(j["bytes"].get<std::optional<std::uint64_t>>() == 42u);
 }
+
+namespace {
+// `depth` nested arrays around a number, the opening brackets on line 2.
+std::string nested(std::size_t depth) {
+    return "{\"a\":\n" + std::string(depth, '[') + "1" + std::string(depth, ']') + "}";
+}
+}  // namespace
+
+TEST_CASE("nesting beyond the bound is refused with its line, before any walk over the value", "[json_input]") {
+    // The document's object is one level, so max_json_depth - 1 arrays still fit.
+    CHECK(parse_json_document(nested(max_json_depth - 1), "in.json"));
+    CHECK_THAT(error_of(nested(max_json_depth)), Catch::StartsWith("in.json:2: JSON nested deeper than 64 levels"));
+    // Issue 26 items 7 and 8: 100,000 levels (about 200 KB) crashed a recursive dump and made
+    // the line recorder quadratic; now it is an error like any other.
+    CHECK_THAT(error_of(nested(100000)), Catch::StartsWith("in.json:2: JSON nested deeper than"));
+}
+
+TEST_CASE("untrusted JSON is parsed under the same bound, brackets inside strings do not count", "[json_input]") {
+    REQUIRE(parse_json_value(nested(max_json_depth - 1)));
+    const auto deep = parse_json_value(nested(100000));
+    REQUIRE_FALSE(deep);
+    CHECK_THAT(deep.error().message, Catch::StartsWith("JSON nested deeper than 64 levels") && Catch::Contains("(line 2)"));
+    const auto quoted = parse_json_value("{\"a\": \"" + std::string(1000, '[') + "\\\"" + std::string(1000, '{') + "\"}");
+    REQUIRE(quoted);
+    CHECK((*quoted)["a"].get<std::string>().size() == 2001);
+    CHECK_FALSE(parse_json_value("{\"a\": "));
+}

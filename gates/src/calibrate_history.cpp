@@ -107,7 +107,9 @@ Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string&
             for (const auto& l : levels) values.push_back(l.value);
             c.level = median(values);
             Threshold t = policy.lookup(metric, s.model, s.runtime);
-            for (double v : values) c.deepest_dip = std::max(c.deepest_dip, 1.0 - v / c.level);
+            const DipSummary dips = unchanged_dips(values, c.level);
+            c.deepest_dip = dips.deepest;
+            c.outliers = dips.outliers;
             // Rounded up to a tenth of a percent; never above 90%, where a floor stops meaning anything.
             t.max_drop = std::min(0.9, std::max(t.max_drop, std::ceil(c.deepest_dip * 1000.0) / 1000.0));
             c.max_drop = t.max_drop;
@@ -124,6 +126,27 @@ Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string&
             c.min_detectable_effect = check.min_detectable_effect.value_or(1.0);
             out.push_back(std::move(c));
         }
+    }
+    return out;
+}
+
+DipSummary unchanged_dips(const std::vector<double>& values, double level) {
+    // Robust spread of the runs on a log scale: the MAD of ln(value), as a normal standard deviation.
+    std::vector<double> logs, deviations;
+    for (double v : values) logs.push_back(std::log(v));
+    const double center = std::log(level);
+    for (double l : logs) deviations.push_back(std::abs(l - center));
+    const double spread = 1.4826 * median(deviations);
+    DipSummary out;
+    for (double v : values) {
+        const double dip = 1.0 - v / level;
+        if (dip <= 0) continue;
+        // Three runs or more say what is usual; a run far below them all is an outlier.
+        if (values.size() >= 3 && std::log(level / v) > kOutlierSpreads * spread) {
+            ++out.outliers;
+            continue;
+        }
+        out.deepest = std::max(out.deepest, dip);
     }
     return out;
 }
@@ -164,6 +187,8 @@ std::string render_history_thresholds(const std::string& host, const std::string
                                {"median", round_to(p.level, 4)},
                                {"deepest_dip", round_to(p.deepest_dip, 4)},
                                {"min_detectable_effect", round_to(p.min_detectable_effect, 4)}}}});
+        // Only where there were any: a file of pairs without outliers reads as before.
+        if (p.outliers > 0) overrides.back()["calibration"]["outlier_runs_left_out"] = p.outliers;
     }
     doc["overrides"] = overrides;
     return doc.dump(2) + "\n";
@@ -180,8 +205,13 @@ std::string render_history_calibration_report(const std::string& host, const std
                            p.model, p.runtime, p.metric, p.runs, p.level, p.run_noise * 100, p.deepest_dip * 100,
                            p.max_drop * 100, p.alpha, p.min_detectable_effect * 100,
                            p.history_rule ? "history" : p.calibrated ? "fallback, calibrated" : "uncalibrated (fallback)");
-    out += fmt::format("noise: between-run spread of the runs' medians; dip: the deepest unchanged run below the median; "
-                       "floor: max(policy, dip); MDE: the drop the gate calls regressed with probability {:.2g} for one "
+    for (const auto& p : pairs)
+        if (p.outliers > 0)
+            out += fmt::format("warning: {} {} {}: {} run(s) more than {} robust standard deviations below the median left "
+                               "out of the floor (look at them: a one-off slow run, or a regression that was accepted?)\n",
+                               p.model, p.runtime, p.metric, p.outliers, kOutlierSpreads);
+    out += fmt::format("noise: between-run spread of the runs' medians; dip: the deepest unchanged run below the median, "
+                       "outliers left out; floor: max(policy, dip); MDE: the drop the gate calls regressed with probability {:.2g} for one "
                        "current run against the latest baseline run.\n",
                        options.rule.power);
     return out;

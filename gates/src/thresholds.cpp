@@ -96,7 +96,8 @@ Status check_calibration(const JsonDocument& v, const json& obj, const std::stri
                                       {"single_reading_min_detectable_effect", Kind::non_negative},
                                       {"repetitions_for_5pct", Kind::count_or_null},
                                       {"repetitions_for_10pct", Kind::count_or_null},
-                                      {"deepest_dip", Kind::non_negative}};
+                                      {"deepest_dip", Kind::non_negative},
+                                      {"outlier_runs_left_out", Kind::count}};
     const Spec* begin = top_level ? std::begin(top) : std::begin(per_metric);
     const Spec* end = top_level ? std::end(top) : std::end(per_metric);
     std::vector<std::string_view> known;

@@ -98,7 +98,7 @@ TEST_CASE("calibrated thresholds hold the target false-alarm rate on simulated A
     }
 }
 
-TEST_CASE("minimum detectable effect shrinks with repetitions; noisy hosts need more of them", "[calibrate]") {
+TEST_CASE("minimum detectable effect shrinks with repetitions, noisy hosts need more of them", "[calibrate]") {
     CalibrationOptions o;
     NoiseEstimate quiet{20, 100, 1, 0.01, 0.01};
     NoiseEstimate noisy{20, 100, 5, 0.08, 0.08};
@@ -117,7 +117,7 @@ TEST_CASE("minimum detectable effect shrinks with repetitions; noisy hosts need 
     CHECK(detection_power(0.05, 5, 0.30, t, StatTest::welch_t, 2000) > 0.99);
 }
 
-TEST_CASE("the calibrated file parses back; bad calibration facts are rejected with file:line", "[calibrate][thresholds]") {
+TEST_CASE("the calibrated file parses back, bad calibration facts are rejected with file:line", "[calibrate][thresholds]") {
     CalibrationRun run{"cpu", "ci-calib", "2026-11-29", 8, {}};
     NoiseEstimate noise{8, 50, 2, 0.06, 0.07};
     auto c = calibrate_metric("tiny-llama-ci", "llama-bench", "decode_tok_s", noise, base_threshold(), run.options);

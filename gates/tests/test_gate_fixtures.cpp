@@ -213,7 +213,7 @@ TEST_CASE("a zero-decode baseline row gets a stated reason", "[gates][acceptance
     CHECK(passed(*report));
 }
 
-TEST_CASE("repeated rows of one pair: each an mlxcel run of the history; the current ones one run", "[gates][acceptance]") {
+TEST_CASE("repeated rows of one pair: each an mlxcel run of the history, the current ones one run", "[gates][acceptance]") {
     TempDir tmp;
     auto base = CsvText::parse(testing::slurp(testing::fixture("rocm_strixhalo-gfx1151_2026-09-30.csv")));
     auto template_row = base.rows.front();
@@ -333,7 +333,7 @@ TEST_CASE("fingerprint change, pass-to-FAIL and missing pairs are reported", "[g
     CHECK(fingerprint);
 }
 
-TEST_CASE("no baseline: new; SKIP and FAIL rows are never dropped", "[gates][acceptance]") {
+TEST_CASE("no baseline: new, SKIP and FAIL rows are never dropped", "[gates][acceptance]") {
     TempDir tmp;
     auto results = copy_fixture(tmp, "metal_m5max_vlm_2026-09-06.csv", "metal_m5max_vlm_2026-09-06.csv");
     auto opts = fixture_options(results);

@@ -118,7 +118,7 @@ TEST_CASE("JUnit failures carry body text and every testcase a time", "[gates][r
     CHECK(timed == cases);
 }
 
-TEST_CASE("markdown escapes table pipes and HTML; JSON parses back", "[gates][render]") {
+TEST_CASE("markdown escapes table pipes and HTML, JSON parses back", "[gates][render]") {
     auto r = sample_report();
     auto md = render_markdown(r);
     CHECK_THAT(md, Catch::Contains("evil&lt;&amp;\"'&gt;\\|model"));

@@ -4,7 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include <cmath>
+#include "perfgate/core/json_input.hpp"
 
 #include "adapter_util.hpp"
 #include "perfgate/core/stats.hpp"
@@ -15,11 +16,12 @@
 namespace perfgate::perf {
 namespace {
 
+// A sample that is not a number (a string, null) is kept as NaN, so the record's checks refuse it
+// instead of the reading silently having fewer samples.
 std::vector<double> numbers(const nlohmann::json& test, const char* key) {
     std::vector<double> out;
     if (auto it = test.find(key); it != test.end() && it->is_array())
-        for (const auto& v : *it)
-            if (v.is_number()) out.push_back(v.get<double>());
+        for (const auto& v : *it) out.push_back(v.is_number() ? v.get<double>() : std::nan(""));
     return out;
 }
 
@@ -100,17 +102,16 @@ Expected<std::vector<LlamaBenchTest>> parse_llama_bench_json_tests(std::string_v
     const auto begin = json_array_start(text);
     if (begin == std::string_view::npos) return make_error(origin + ":1: llama-bench JSON: no JSON array");
     // Positions are kept only to name lines: parse the array, then find each object's opening line.
-    const auto doc = nlohmann::json::parse(text.substr(begin), nullptr, false);
-    if (doc.is_discarded() || !doc.is_array())
+    // The same reader as perfgate's own JSON files: file:line errors, a member given twice refused,
+    // nesting bounded, and the line of every test object.
+    const auto doc = parse_json_document(text.substr(begin), origin, line_of_offset(text, begin));
+    if (!doc) return make_error(doc.error().message);
+    if (!doc->value.is_array())
         return make_error(fmt::format("{}:{}: llama-bench JSON: not a JSON array", origin, line_of_offset(text, begin)));
     std::vector<LlamaBenchTest> tests;
-    std::size_t search_from = begin + 1;
-    for (const auto& test : doc) {
-        const auto open = text.find('{', search_from);
-        const std::size_t line = open == std::string_view::npos ? 1 : line_of_offset(text, open);
-        if (open != std::string_view::npos) search_from = open + 1;
-        if (test.is_object()) tests.push_back(detail::llama_bench_test_from_json(test, line));
-    }
+    for (std::size_t i = 0; i < doc->value.size(); ++i)
+        if (doc->value[i].is_object())
+            tests.push_back(detail::llama_bench_test_from_json(doc->value[i], doc->lines.line_of("/" + std::to_string(i))));
     return tests;
 }
 
@@ -118,7 +119,7 @@ Expected<Measurement> parse_llama_bench_json(std::string_view stdout_text) {
     if (json_array_start(stdout_text) == std::string_view::npos)
         return detail::no_numbers("llama-bench JSON", "no JSON array", stdout_text);
     auto tests = parse_llama_bench_json_tests(stdout_text, "llama-bench output");
-    if (!tests) return detail::no_numbers("llama-bench JSON", "output is not a JSON array", stdout_text);
+    if (!tests) return detail::no_numbers("llama-bench JSON", tests.error().message, stdout_text);
 
     Measurement m;
     bool any = false;

@@ -1,7 +1,7 @@
 // llama-bench -o jsonl: one JSON object per line, the same fields as -o json.
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
+#include "perfgate/core/json_input.hpp"
 
 #include "llama_bench_record.hpp"
 #include "perfgate/core/text.hpp"
@@ -17,11 +17,12 @@ Expected<std::vector<LlamaBenchTest>> parse_llama_bench_jsonl(std::string_view t
         const auto content = trim(text.substr(start, end - start));
         start = end + 1;
         if (content.empty()) continue;
-        const auto object = nlohmann::json::parse(content, nullptr, false);
-        if (object.is_discarded() || !object.is_object())
+        const auto object = parse_json_document(content, origin, line);
+        if (!object) return make_error(object.error().message);
+        if (!object->value.is_object())
             return make_error(fmt::format("{}:{}: llama-bench JSONL: the line is not one JSON object: {}", origin, line,
                                           printable_excerpt(content, 80)));
-        tests.push_back(detail::llama_bench_test_from_json(object, line));
+        tests.push_back(detail::llama_bench_test_from_json(object->value, line));
     }
     if (tests.empty()) return make_error(origin + ":1: llama-bench JSONL: no test records");
     return tests;

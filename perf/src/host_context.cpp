@@ -8,7 +8,7 @@
 #include <ctime>
 #include <fmt/format.h>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "perfgate/core/json_input.hpp"
 #include <sstream>
 #include <unistd.h>
 
@@ -79,8 +79,10 @@ Expected<HostContext> read_host_context(const std::filesystem::path& path) {
         return make_error(path.string() + ": no host facts (the perf.probe setup test writes them; run the pair through ctest, or pass --host-json)");
     std::ostringstream text;
     text << in.rdbuf();
-    const auto j = json::parse(text.str(), nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return make_error(path.string() + ":1: not a JSON object");
+    const auto parsed = parse_json_value(text.str());
+    if (!parsed || !parsed->is_object())
+        return make_error(path.string() + ":1: not a JSON object" + (parsed ? "" : " (" + parsed.error().message + ")"));
+    const auto& j = *parsed;
     HostContext h;
     h.backend = get_text(j, "backend");
     h.host_tag = get_text(j, "host_tag");

@@ -9,6 +9,8 @@
 #include <set>
 
 #include "perfgate/core/backend.hpp"
+#include "perfgate/core/calendar_date.hpp"
+#include "perfgate/core/measure_rules.hpp"
 #include "perfgate/core/csv.hpp"
 #include "perfgate/core/file_read.hpp"
 #include "perfgate/core/text.hpp"
@@ -33,12 +35,24 @@ std::string model_name_of(const LlamaBenchTest& t) {
     return name.empty() ? t.model_type : name;
 }
 
-Status check_rate(const LlamaBenchTest& t, const std::string& origin) {
+// A test record read from a file is held to the rules of perfgate's own CSV reader and recorder
+// (core/measure_rules.hpp, core/calendar_date.hpp): a file `compare` reads must not pass what a
+// results CSV would be refused for.
+Status check_test(const LlamaBenchTest& t, const std::string& origin) {
+    const auto at = fmt::format("{}:{}: llama-bench", origin, t.line);
+    if (t.n_prompt < 0 || t.n_gen < 0)
+        return make_error(fmt::format("{}: a negative token count (n_prompt {}, n_gen {})", at, t.n_prompt, t.n_gen));
+    if (!t.test_time.empty() && !iso_day_number(std::string_view(t.test_time).substr(0, 10)))
+        return make_error(fmt::format("{}: test_time '{}' does not start with a real YYYY-MM-DD date", at,
+                                      printable_excerpt(t.test_time, 40)));
     auto bad = [](double v) { return !std::isfinite(v) || v < 0; };
-    bool wrong = (t.avg_ts && bad(*t.avg_ts)) || (t.avg_ns && bad(*t.avg_ns));
-    for (double v : t.samples_ts) wrong = wrong || bad(v);
-    if (wrong) return make_error(fmt::format("{}:{}: llama-bench: a rate or duration that is negative or not finite", origin, t.line));
-    if (!t.avg_ts) return make_error(fmt::format("{}:{}: llama-bench: a test without avg_ts or samples_ts", origin, t.line));
+    bool wrong = t.avg_ns && bad(*t.avg_ns);
+    for (double v : t.samples_ns) wrong = wrong || bad(v);
+    if (wrong) return make_error(fmt::format("{}: a duration that is not a finite, non-negative number", at));
+    if (!t.avg_ts) return make_error(fmt::format("{}: a test without avg_ts or samples_ts", at));
+    if (auto why = implausible_rate(*t.avg_ts)) return make_error(fmt::format("{}: avg_ts {}: {}", at, *t.avg_ts, *why));
+    for (double v : t.samples_ts)
+        if (auto why = implausible_rate(v)) return make_error(fmt::format("{}: a samples_ts entry {}: {}", at, v, *why));
     return Ok{};
 }
 
@@ -92,8 +106,8 @@ Expected<std::vector<ResultRow>> llama_bench_rows(const std::vector<LlamaBenchTe
     std::map<std::pair<std::string, std::string>, std::pair<std::vector<const LlamaBenchTest*>, std::vector<const LlamaBenchTest*>>> groups;
     std::map<std::string, std::set<std::string>> configurations_of_model;
     for (const auto& t : tests) {
+        if (auto st = check_test(t, origin); !st) return st.error();
         if (!t.is_prefill() && !t.is_decode()) continue;  // -pg tests: no headline number
-        if (auto st = check_rate(t, origin); !st) return st.error();
         const std::pair key{model_name_of(t), fmt::format("{}", fmt::join(t.configuration, " "))};
         if (!groups.count(key)) order.push_back(key);
         auto& [pp, tg] = groups[key];

@@ -3,6 +3,7 @@
 
 #include "perfgate/core/csv.hpp"
 #include "perfgate/perf/adapters.hpp"
+#include "perfgate/perf/llama_bench_tests.hpp"
 #include "test_support.hpp"
 
 using namespace perfgate::perf;
@@ -104,6 +105,23 @@ TEST_CASE("llama-bench JSON adapter refuses the markdown table and garbage", "[a
     CHECK_FALSE(parse_llama_bench_json(recorded(probe_fixture("llama-bench_rocm_gfx1151_kyuz0-toolboxes.txt"))));
     CHECK_FALSE(parse_llama_bench_json("[{\"n_prompt\": 0, \"n_gen\": 0}]"));
     CHECK_FALSE(parse_llama_bench_json("[ not json"));
+}
+
+TEST_CASE("llama-bench JSON with a field nested 100,000 levels is refused, not a crash (issue 26 item 7)", "[adapters][llama-bench][bounds]") {
+    // A real record with one extra field nested far beyond any output llama-bench prints: the
+    // recursive dump of an unknown field overflowed the stack (exit 139, and no FAIL:bench row).
+    const auto real = test::slurp(test::data() / "recorded/llama-bench-tiny-llama-ci.json");
+    const auto open = real.find('{');
+    REQUIRE(open != std::string::npos);
+    const std::size_t depth = 100000;
+    const auto hostile = real.substr(0, open + 1) + "\"extra\": " + std::string(depth, '[') + std::string(depth, ']') + ", " +
+                         real.substr(open + 1);
+    const auto m = parse_llama_bench_json(hostile);
+    REQUIRE_FALSE(m);
+    CHECK_THAT(m.error().message, Catch::Contains("nested deeper than 64 levels"));
+    const auto jsonl = parse_llama_bench_jsonl("{\"extra\": " + std::string(depth, '[') + "}\n", "run.jsonl");
+    REQUIRE_FALSE(jsonl);
+    CHECK_THAT(jsonl.error().message, Catch::StartsWith("run.jsonl:1:") && Catch::Contains("nested deeper than 64 levels"));
 }
 
 TEST_CASE("Catch2 XML: a real recording of the Catch2 2.13 reporter", "[adapters][catch2]") {

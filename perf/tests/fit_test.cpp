@@ -73,7 +73,7 @@ TEST_CASE("replayed 31 GiB host without a GPU skips the 60 GB model", "[fit][rep
     CHECK_FALSE(host_has_backend(host, "rocm"));
 }
 
-TEST_CASE("estimates: forge spec weights plus KV cache; unknown sizes are input errors", "[fit]") {
+TEST_CASE("estimates: forge spec weights plus KV cache, unknown sizes are input errors", "[fit]") {
     auto suite = load_suite(test::source() / "perf/suites/cpu.json");
     REQUIRE(suite);
     auto e70 = estimate_memory(*suite->find_model("llama-3.1-70b"), *suite);

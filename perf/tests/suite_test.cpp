@@ -104,7 +104,7 @@ TEST_CASE("names that would escape a folder or break a test name are refused", "
 })"), Catch::StartsWith("suites/x.json:4: model name \"../../x\" must match"));
 }
 
-TEST_CASE("kinds without a default command line need args; command needs patterns", "[suite]") {
+TEST_CASE("kinds without a default command line need args, command needs patterns", "[suite]") {
     CHECK_THAT(error_of(R"({"suite": "x", "backend": "cpu",
   "models": [{"name": "m", "checkpoint": "m"}],
   "runtimes": [{"name": "r", "kind": "command", "binary": "b", "args": ["x"]}]})"),
@@ -113,4 +113,39 @@ TEST_CASE("kinds without a default command line need args; command needs pattern
   "models": [{"name": "m", "checkpoint": "m"}],
   "runtimes": [{"name": "r", "kind": "mlx-lm", "binary": "b"}]})"),
                Catch::Contains("needs \"args\""));
+}
+
+namespace {
+// A suite of `models` models and two runtimes whose "pairs" list every pair explicitly, one
+// model per pair entry (the shape that made the reader quadratic: issue 26 item 17).
+std::string explicit_pairs_suite(std::size_t models, bool repeat_last) {
+    std::string m, p;
+    for (std::size_t i = 0; i < models; ++i) {
+        m += (i ? ",\n" : "") + std::string("{\"name\": \"m") + std::to_string(i) + "\", \"checkpoint\": \"m.gguf\", \"weight_bytes\": 1000}";
+        for (const char* rt : {"a", "b"})
+            p += (p.empty() ? "" : ",\n") + std::string("{\"runtime\": \"") + rt + "\", \"models\": [\"m" + std::to_string(i) + "\"]}";
+    }
+    if (repeat_last) p += ",\n{\"runtime\": \"b\", \"models\": [\"m" + std::to_string(models - 1) + "\"]}";
+    return "{\"suite\": \"x\", \"backend\": \"cpu\",\n\"models\": [" + m +
+           "],\n\"runtimes\": [{\"name\": \"a\", \"kind\": \"llama-bench\", \"binary\": \"llama-bench\"}, "
+           "{\"name\": \"b\", \"kind\": \"llama-bench\", \"binary\": \"llama-bench\"}],\n\"pairs\": [" + p + "]}";
+}
+}  // namespace
+
+TEST_CASE("explicit pairs: every listed pair is kept once, a repeat is named with its line", "[suite]") {
+    auto s = parse_suite(explicit_pairs_suite(50, false), "x.json", "/base");
+    REQUIRE(s);
+    CHECK(s->pairs.size() == 100);
+    CHECK(s->pairs.back().runtime == "b");
+    CHECK(s->pairs.back().model == "m49");
+    // Line 1 is the suite's head, then 50 model lines, the runtimes line and 100 pair lines: the
+    // repeated pair is on line 153.
+    const auto error = error_of(explicit_pairs_suite(50, true));
+    CHECK_THAT(error, Catch::Contains("pair b/m49 is listed twice"));
+    CHECK_THAT(error, Catch::StartsWith("suites/x.json:" + std::to_string(1 + 50 + 1 + 100 + 1) + ":"));
+}
+
+TEST_CASE("a suite of 200,000 explicit pairs", "[!benchmark][suite]") {
+    const auto text = explicit_pairs_suite(100000, false);
+    BENCHMARK("parse_suite, 200,000 pairs") { return parse_suite(text, "x.json", "/base")->pairs.size(); };
 }

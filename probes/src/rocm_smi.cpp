@@ -2,7 +2,7 @@
 
 #include <regex>
 
-#include <nlohmann/json.hpp>
+#include "perfgate/core/json_input.hpp"
 
 #include "text.hpp"
 
@@ -51,8 +51,7 @@ RocmSmiReport parse_json_form(const nlohmann::json& doc) {
 RocmSmiReport parse_rocm_smi(std::string_view raw) {
     const auto text = strip_ansi(raw);
     if (const auto t = trim(text); !t.empty() && t.front() == '{') {
-        auto doc = nlohmann::json::parse(t, nullptr, /*allow_exceptions=*/false);
-        if (!doc.is_discarded() && doc.is_object()) return parse_json_form(doc);
+        if (const auto doc = parse_json_value(t); doc && doc->is_object()) return parse_json_form(*doc);
     }
     // "GPU[0]\t\t: VRAM Total Memory (B): 536870912"; values may be preceded by tabs.
     static const std::regex line_re(R"(^GPU\[(\d+)\]\s*:\s*([^:]+):\s*(.*)$)");

@@ -121,7 +121,7 @@ TEST_CASE("versions: CUDA and driver from nvidia-smi, HSA runtime is not ROCm", 
     CHECK(strix.device_name == "Radeon 8060S Graphics");
 }
 
-TEST_CASE("an overridden gfx name does not change the host tag; it is recorded and warned", "[probes][replay]") {
+TEST_CASE("an overridden gfx name does not change the host tag, it is recorded and warned", "[probes][replay]") {
     ::setenv("HSA_OVERRIDE_GFX_VERSION", "11.0.3", 1);
     const auto f = probe_machine("strixhalo-override-gfx1103");
     ::unsetenv("HSA_OVERRIDE_GFX_VERSION");
@@ -159,7 +159,7 @@ TEST_CASE("a runtime that cannot be started is a warning, system tools still dec
     CHECK(has_warning(f, "runtime probe"));
 }
 
-TEST_CASE("JSON carries every documented key; unknown facts are null", "[probes][json]") {
+TEST_CASE("JSON carries every documented key, unknown facts are null", "[probes][json]") {
     const auto j = to_json(probe_machine("apple-m1-sysctl"));
     for (const char* key : {"backend", "backend_source", "host_tag", "hardware", "device_name", "device_arch", "device_chip_id",
                             "device_memory_bytes", "device_memory_source", "usable_memory_bytes", "uma", "rocm_version",

@@ -59,7 +59,7 @@ TEST_CASE("relative gate fails when one model's A decode is below min_ratio x B"
     CHECK(compare_runtimes(*data, pair, std::nullopt).verdict() == RelativeGate::none);
 }
 
-TEST_CASE("readings days apart are not compared; a gate with nothing compared is not a pass", "[report][comparison]") {
+TEST_CASE("readings days apart are not compared, a gate with nothing compared is not a pass", "[report][comparison]") {
     testing::TempDir dir;
     const auto csv = dir.file("cpu_cpu-test_2026-10-05.csv");
     testing::write_perfgate_csv(csv, {row("a", "m1", 100, "2026-09-30"), row("b", "m1", 100, "2026-10-05")});

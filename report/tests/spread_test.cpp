@@ -20,7 +20,7 @@ TEST_CASE("spread of readings: median, interpolated quartiles, range", "[report]
     CHECK(five->q3 == Approx(40));
 }
 
-TEST_CASE("spread of one reading collapses; no readings is nothing", "[report][spread]") {
+TEST_CASE("spread of one reading collapses, no readings is nothing", "[report][spread]") {
     auto s = spread_of({7.5});
     REQUIRE(s);
     CHECK(s->min == 7.5);

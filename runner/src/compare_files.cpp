@@ -81,13 +81,18 @@ Expected<gates::GateReport> compare_result_files(const std::string& baseline, co
     } else {
         report = gates::gate_rows(b->rows, options);
     }
-    if (!report) return report.error();
+    // The scratch file is gone when the report or the error is read: name A, where the rows came from.
+    auto name_a = [&](std::string& text) {
+        if (a->format == ResultFileFormat::results_csv) return;
+        for (auto at = text.find(*options.baseline); at != std::string::npos; at = text.find(*options.baseline, at + baseline.size()))
+            text.replace(at, options.baseline->size(), baseline);
+    };
+    if (!report) {
+        std::string message = report.error().message;
+        name_a(message);
+        return make_error(message);
+    }
     if (a->format != ResultFileFormat::results_csv) {
-        // The scratch file is gone when the report is read: name A, where the rows came from.
-        auto name_a = [&](std::string& text) {
-            const auto at = text.find(*options.baseline);
-            if (at != std::string::npos) text.replace(at, options.baseline->size(), baseline);
-        };
         for (auto& note : report->notes) name_a(note);
         for (auto& pair : report->pairs) name_a(pair.baseline_source);
     }

@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include <iterator>
+#include "perfgate/core/json_input.hpp"
 
 #include "pair_loop.hpp"
 #include "perfgate/core/escape.hpp"
@@ -21,8 +22,9 @@ Status apply_pin(perf::Suite& suite, const std::string& spec) {
     if (!rt) return make_error("--runtime-pin: the suite has no runtime named \"" + name + "\"");
     std::ifstream in(file);
     if (!in) return make_error(file + ": cannot read the runtime pin");
-    const auto pin = nlohmann::json::parse(in, nullptr, false);
-    if (pin.is_discarded() || !pin.is_object()) return make_error(file + ":1: not a JSON object");
+    const auto parsed = parse_json_value(std::string(std::istreambuf_iterator<char>(in), {}));
+    if (!parsed || !parsed->is_object()) return make_error(file + ":1: not a JSON object");
+    const auto& pin = *parsed;
     auto text = [&](const char* key) { return pin.contains(key) && pin[key].is_string() ? pin[key].get<std::string>() : std::string(); };
     // llama-bench prints a short hash; the pin's full commit is what the row should carry.
     if (rt->commit.empty()) rt->commit = text("commit");

@@ -57,7 +57,7 @@ TEST_CASE("A/B report formats: text table, markdown, JSON", "[runner][ab]") {
     CHECK(ab_format_from_string("junit") == std::nullopt);
 }
 
-TEST_CASE("A/B reports keep escape sequences and HTML in names inert; colour only when asked", "[runner][ab][hardening]") {
+TEST_CASE("A/B reports keep escape sequences and HTML in names inert, colour only when asked", "[runner][ab][hardening]") {
     const std::string hostile = "m\x1b[31m</details><img src=x onerror=alert(1)>|x";
     AbReport r;
     r.runtime = "llama-bench";

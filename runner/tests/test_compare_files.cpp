@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "perfgate/core/csv.hpp"
@@ -164,7 +165,7 @@ TEST_CASE("llama-bench readers name the file and line of bad input", "[compare][
     write(dir / "bad.jsonl", test::read_file(outputs("run-a.jsonl")) + "{not json\n");
     auto bad_line = read_result_file((dir / "bad.jsonl").string(), "h");
     REQUIRE_FALSE(bad_line);
-    CHECK_THAT(bad_line.error().message, Catch::Contains("bad.jsonl:3: llama-bench JSONL"));
+    CHECK_THAT(bad_line.error().message, Catch::Contains("bad.jsonl:3: invalid JSON"));
 
     auto doc = nlohmann::json::parse(test::read_file(outputs("run-a.json")));
     doc[1]["avg_ts"] = -1.0;
@@ -172,7 +173,7 @@ TEST_CASE("llama-bench readers name the file and line of bad input", "[compare][
     auto negative = read_result_file((dir / "negative.json").string(), "h");
     REQUIRE_FALSE(negative);
     CHECK_THAT(negative.error().message, Catch::Contains("negative.json:"));
-    CHECK_THAT(negative.error().message, Catch::Contains("negative or not finite"));
+    CHECK_THAT(negative.error().message, Catch::Contains("avg_ts -1: -1 tok/s is not a positive rate"));
 }
 
 TEST_CASE("several configurations of one model in one llama-bench file are separate pairs", "[compare][llama-bench]") {
@@ -206,4 +207,41 @@ TEST_CASE("one list of runtime kinds: every manifest kind is a probe kind", "[ru
     std::size_t suite_kinds = 0;
     for (const auto& k : probes::runtime_kinds()) suite_kinds += k.suite_kind;
     CHECK(suite_kinds == 5);
+}
+
+TEST_CASE("compare holds llama-bench files to the CSV reader's rules, naming the user's file and line", "[compare][llama-bench][hardening]") {
+    // Issue 26 item 15: each of these was accepted (and an impossible workload read as "not
+    // comparable", PASS); an error named compare's own deleted scratch file.
+    test::TempDir tmp("hostile-inputs");
+    const auto real = nlohmann::json::parse(test::read_file(outputs("run-a.json")));
+    auto broken = [&](const std::string& name, const std::function<void(nlohmann::json&)>& edit) {
+        auto doc = real;
+        edit(doc[1]);
+        const auto path = tmp.path / name;
+        write(path, doc.dump(2));
+        return path.string();
+    };
+    const auto current = outputs("run-b.json");
+    auto refused = [&](const std::string& baseline, const std::string& what) {
+        auto report = compare_result_files(baseline, current, gate_defaults(), "h");
+        REQUIRE_FALSE(report);
+        INFO(report.error().message);
+        CHECK_THAT(report.error().message, Catch::StartsWith(baseline + ":") && Catch::Contains(what));
+        CHECK(report.error().message.find("perfgate-compare-") == std::string::npos);
+    };
+    refused(broken("date.json", [](auto& t) { t["test_time"] = "2026-02-30T10:00:00Z"; }), "not start with a real YYYY-MM-DD date");
+    refused(broken("garbage-date.json", [](auto& t) { t["test_time"] = "yesterday"; }), "real YYYY-MM-DD date");
+    refused(broken("n-gen.json", [](auto& t) { t["n_gen"] = -5; }), "negative token count");
+    refused(broken("string-sample.json", [](auto& t) { t["samples_ts"][0] = "fast"; }), "samples_ts entry nan");
+    refused(broken("huge.json", [](auto& t) { t["avg_ts"] = 1e308; }), "avg_ts 1e+308");
+    // A member given twice: nlohmann keeps one silently, so the text is edited, not the value.
+    auto text = real.dump(2);
+    const auto at = text.find("\"n_threads\"");
+    REQUIRE(at != std::string::npos);
+    text.insert(at, "\"n_threads\": 99,\n    ");
+    const auto twice = (tmp.path / "twice.json").string();
+    write(twice, text);
+    auto report = compare_result_files(twice, current, gate_defaults(), "h");
+    REQUIRE_FALSE(report);
+    CHECK_THAT(report.error().message, Catch::StartsWith(twice + ":") && Catch::Contains("\"n_threads\" appears twice"));
 }

@@ -40,8 +40,20 @@ struct JsonDocument {
 // Parses `text`. Errors name the origin and the line: "<origin>:<line>: invalid JSON: <what>" for
 // a syntax error or a number too large for a double (1e400), and a member name given twice in one
 // object (nlohmann would keep only the last one silently, so a file could say one thing on top
-// and the opposite below).
-Expected<JsonDocument> parse_json_document(std::string_view text, const std::string& origin);
+// and the opposite below). Nesting beyond max_json_depth is refused too. `first_line` is the line
+// of the file `text` starts on, for a JSON value cut out of a longer output (a runtime's log, one
+// line of JSON Lines).
+Expected<JsonDocument> parse_json_document(std::string_view text, const std::string& origin, std::size_t first_line = 1);
+
+// The deepest nesting of arrays and objects perfgate accepts in any JSON input. Its own files nest a
+// few levels and runtime outputs two or three; the bound keeps every walk over a parsed value
+// (dump, the line recorder's pointers, destruction) linear in the text and off the stack's limit,
+// so a hostile 100,000-level field is an error instead of a crash or a quadratic parse.
+inline constexpr std::size_t max_json_depth = 64;
+
+// Parses untrusted JSON (a runtime's or a tool's output) under max_json_depth, without recording
+// lines: the value, or an error "<what>" that the caller prefixes with its origin and line.
+Expected<nlohmann::json> parse_json_value(std::string_view text);
 
 // `key` as one token of a JSON pointer (RFC 6901: '~' -> "~0", '/' -> "~1").
 std::string json_pointer_token(std::string_view key);

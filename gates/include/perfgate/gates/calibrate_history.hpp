@@ -24,7 +24,8 @@ struct PairCalibration {
     double level = 0;            // median of the runs' levels
     double run_noise = 0;        // between-run spread, relative
     double max_drop = 0, alpha = 0;  // max_drop: the pair's floor (see calibrate_from_history)
-    double deepest_dip = 0;      // 1 - lowest level / median level over the runs used
+    double deepest_dip = 0;      // 1 - lowest level / median level over the runs used, outliers left out
+    std::size_t outliers = 0;    // runs far below the others, left out of deepest_dip (unchanged_dips)
     double min_detectable_effect = 0;  // of the history rule at these settings
     bool calibrated = false;     // 3 runs or more: written to the file (run_noise, floor)
     bool history_rule = false;   // rule.min_runs runs or more: the gate decides on this history
@@ -39,6 +40,18 @@ struct PairCalibration {
 Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string& benchmarks_dir, const std::string& host,
                                                               const ThresholdSet& policy,
                                                               const HistoryCalibrationOptions& options);
+
+// A run further below the median than this many robust standard deviations (1.4826 x the MAD of
+// the runs' logarithms) is an outlier: one slow run (a busy machine, a regression later reverted)
+// must not become a pair's floor, or every later drop up to that depth would pass (issue 26 item 9).
+inline constexpr double kOutlierSpreads = 3.5;
+
+struct DipSummary {
+    double deepest = 0;          // 1 - value / level of the lowest run that is not an outlier
+    std::size_t outliers = 0;
+};
+// The dips below `level` (the runs' median) of an unchanged pair's runs.
+DipSummary unchanged_dips(const std::vector<double>& values, double level);
 
 // thresholds/<host>.json: one override per calibrated pair and metric (run_noise, max_drop, alpha,
 // and a "calibration" section of facts). The text passes parse_threshold_file.
