@@ -15,4 +15,5 @@ void add_calibrate_command(CLI::App& app);  // calibrate_command.cpp
 void add_ab_command(CLI::App& app);         // ab_command.cpp
 void add_compare_command(CLI::App& app);    // compare_command.cpp
 void add_prune_command(CLI::App& app);      // prune_command.cpp
+void add_merge_command(CLI::App& app);      // merge_command.cpp
 }

@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <csignal>
+
 #include "commands.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate_version.hpp"
@@ -11,6 +13,10 @@ int exit_status = exit_code::success;
 }
 
 int main(int argc, char** argv) {
+    // Under a file-size limit (RLIMIT_FSIZE) a write past it raises SIGXFSZ, whose default action
+    // kills the process mid-row; ignored, the write fails with EFBIG, which every writer handles as
+    // an error value (no torn row, no temporary left; docs/reliability.md).
+    std::signal(SIGXFSZ, SIG_IGN);
     CLI::App app{
         "perfgate: a performance-regression gate for LLM inference runtimes.\n"
         "Exit codes: 0 success / no regression, 1 regression or failed run, 2 usage or input error, 77 skipped."};
@@ -26,6 +32,7 @@ int main(int argc, char** argv) {
     perfgate::cli::add_ab_command(app);
     perfgate::cli::add_compare_command(app);
     perfgate::cli::add_prune_command(app);
+    perfgate::cli::add_merge_command(app);
 
     try {
         app.parse(argc, argv);

@@ -10,9 +10,9 @@
 #include <cstring>
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "locked_file.hpp"
+#include "perfgate/core/file_read.hpp"
 #include "posix_fd.hpp"
 #include <vector>
 
@@ -99,19 +99,19 @@ Expected<PrunedText> prune_run_from_text(std::string_view text, const std::strin
 
 Expected<std::size_t> prune_run_locked(const std::string& path, const std::string& run_id) {
     if (run_id.empty()) return make_error("prune: an empty run id matches nothing");
-    // Never through a symbolic link, and only a regular file (as for the appender: a committed
-    // link could point anywhere, and the rename below would replace the link, not its target).
-    Fd fd(::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
-    if (fd.get() < 0 && errno == ELOOP)
-        return make_error(fmt::format("{}: is a symbolic link; refusing to prune through it", path));
-    if (fd.get() < 0) return make_error(fmt::format("{}: cannot open: {}", path, errno_text()));
-    struct stat kind {};
-    if (::fstat(fd.get(), &kind) != 0 || !S_ISREG(kind.st_mode))
-        return make_error(fmt::format("{}: not a regular file; refusing to prune it", path));
-    // The appenders' lock: no row is appended between reading the file and replacing it.
-    if (::flock(fd.get(), LOCK_EX) != 0) return make_error(fmt::format("{}: cannot lock: {}", path, errno_text()));
+    // The appenders' lock, on the file that is still under the name once locked (locked_file.hpp):
+    // no row is appended between reading the file and replacing it, and a prune that waited for
+    // another one's lock prunes the file that one left, not the file it replaced.
+    auto locked = detail::open_locked_by_name(path, O_RDWR, "prune", "pruning");
+    if (!locked) return locked.error();
+    if (!*locked) return make_error(fmt::format("{}: cannot open for pruning: {}", path, std::strerror(ENOENT)));
+    Fd fd(**locked);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return make_error(fmt::format("{}: cannot stat: {}", path, errno_text()));
+    // The same bound as every reader of result files (file_read.hpp).
+    if (static_cast<std::uint64_t>(st.st_size) > kMaxResultFileBytes)
+        return make_error(fmt::format("{}: {} bytes, more than the {} bytes ({} MiB) a result file may have", path,
+                                      st.st_size, kMaxResultFileBytes, kMaxResultFileBytes >> 20));
     std::string text(static_cast<std::size_t>(st.st_size), '\0');
     std::size_t got = 0;
     while (got < text.size()) {
@@ -149,19 +149,23 @@ Expected<std::vector<PrunedFile>> prune_run_in_folder(const std::string& folder,
     std::error_code ec;
     if (!std::filesystem::is_directory(folder, ec)) return make_error(folder + ": no such folder");
     std::vector<std::string> csvs;
-    for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
-        if (entry.path().extension() == ".csv" && (entry.is_symlink() || entry.is_regular_file()))
-            csvs.push_back(entry.path().string());  // a link is refused by prune_run_locked, by name
+    // Only what the other readers of a results folder read: regular files, a link followed to one
+    // (refused by name below if it holds the run). A link to /dev/zero, a FIFO or a folder named
+    // *.csv is passed over, as the gate's history passes it over.
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+        std::error_code kind;  // a dangling link is no regular file, and no reason to stop
+        if (entry.path().extension() == ".csv" && entry.is_regular_file(kind)) csvs.push_back(entry.path().string());
+    }
     if (ec) return make_error(folder + ": cannot list: " + ec.message());
     std::sort(csvs.begin(), csvs.end());
     std::vector<PrunedFile> pruned;
     for (const auto& csv : csvs) {
         // Only files that mention the id are opened for writing; the others are not perfgate's or
-        // hold other runs.
-        std::ifstream in(csv, std::ios::binary);
-        std::ostringstream s;
-        s << in.rdbuf();
-        if (s.str().find(run_id) == std::string::npos) continue;
+        // hold other runs. Read as every result file is read: a regular file, at most
+        // kMaxResultFileBytes.
+        auto text = read_regular_file(csv);
+        if (!text) return text.error();
+        if (text->find(run_id) == std::string::npos) continue;
         auto n = prune_run_locked(csv, run_id);
         if (!n) return n.error();
         if (*n > 0) pruned.push_back({csv, *n});

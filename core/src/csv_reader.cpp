@@ -14,6 +14,8 @@
 namespace perfgate {
 namespace {
 
+constexpr std::string_view kUnterminatedQuote = "unterminated quoted field";
+
 std::string field_too_long(std::size_t index, std::size_t limit) {
     return fmt::format("field {} is longer than {} bytes, the most a result field may have", index, limit);
 }
@@ -86,7 +88,7 @@ std::optional<std::string> next_record(std::string_view text, std::size_t& pos, 
     }
     if (in_quotes) {
         line = start_line;
-        return "unterminated quoted field";
+        return std::string(kUnterminatedQuote);
     }
     if (field.size() > limits.field_bytes) {
         line = start_line;
@@ -165,8 +167,17 @@ Expected<ResultFile> parse_results_csv(std::string_view text, const std::string&
 
     while (pos < text.size()) {
         const std::size_t row_line = line;
-        if (auto err = next_record(text, pos, line, fields, limits))
-            return make_error(fmt::format("{}: {}", where(row_line), *err));
+        auto record_error = next_record(text, pos, line, fields, limits);
+        // perfgate ends every row it writes with a line end outside quotes, so in its own schema a
+        // last row without one (or cut inside a quoted prompt's line break) is a write that was cut short (a crash, an older perfgate killed by SIGXFSZ).
+        // Reported and skipped, so that one interrupted run does not make every later read of the
+        // file fail; the next append cuts it off (append_results_locked).
+        if (own_schema && pos == text.size() && (text.back() != '\n' || record_error == kUnterminatedQuote)) {
+            file.warnings.push_back(fmt::format("{}: a torn last row (no line end: a write that was cut short); "
+                                                "skipped", where(row_line)));
+            break;
+        }
+        if (record_error) return make_error(fmt::format("{}: {}", where(row_line), *record_error));
         if (fields.size() == 1 && fields[0].empty()) continue;  // blank line
         ResultRow row;
         row.source_file = name;

@@ -8,10 +8,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <set>
 #include <variant>
 
 #include "columns.hpp"
+#include "locked_file.hpp"
+#include "perfgate/core/file_read.hpp"
 #include "posix_fd.hpp"
 #include "perfgate/core/csv.hpp"
 
@@ -76,23 +80,59 @@ using detail::Fd;
 using detail::errno_text;
 using detail::write_all;
 
-// Reads the first line and the last byte of an existing file to check it is ours and whole.
-// Returns whether the file has the `arm` column (false: perfgate's header from before it).
-Expected<bool> check_existing(int fd, off_t size, const std::string& path) {
-    std::string head(static_cast<std::size_t>(std::min<off_t>(size, 8192)), '\0');
-    if (::pread(fd, head.data(), head.size(), 0) != static_cast<ssize_t>(head.size()))
-        return make_error(fmt::format("{}: cannot read the existing header: {}", path, errno_text()));
-    auto nl = head.find('\n');
-    std::string first = head.substr(0, nl);
+// Checks that an existing file is perfgate's from its first line. Returns whether it has the `arm`
+// column (false: perfgate's header from before it).
+Expected<bool> check_header(std::string_view text, const std::string& path) {
+    std::string first(text.substr(0, text.find('\n')));
     if (!first.empty() && first.back() == '\r') first.pop_back();
     const bool with_arm = first == perfgate_header_line();
     if (!with_arm && first != header_line(false))
         return make_error(fmt::format("{}:1: the existing file does not have perfgate's header; refusing to append "
                                       "perfgate rows to another schema (use a new file or a --suffix)", path));
-    char last = 0;
-    if (::pread(fd, &last, 1, size - 1) != 1 || last != '\n')
-        return make_error(fmt::format("{}: the file does not end with a newline (a torn row?); refusing to append", path));
     return with_arm;
+}
+
+// The whole existing file, bounded like every result file perfgate reads.
+Expected<std::string> read_locked(int fd, off_t size, const std::string& path) {
+    if (static_cast<std::uint64_t>(size) > kMaxResultFileBytes)
+        return make_error(fmt::format("{}: {} bytes, more than the {} bytes a result file may have", path, size,
+                                      kMaxResultFileBytes));
+    std::string text(static_cast<std::size_t>(size), '\0');
+    std::size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = ::pread(fd, text.data() + got, text.size() - got, static_cast<off_t>(got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return make_error(fmt::format("{}: cannot read: {}", path, n < 0 ? errno_text() : "short read"));
+        got += static_cast<std::size_t>(n);
+    }
+    return text;
+}
+
+// The bytes of the complete records: up to the last line end outside a quoted field (a prompt may
+// hold line breaks, so the last '\n' of a torn row can lie inside its quotes).
+std::size_t complete_records_length(std::string_view text) {
+    bool quoted = false;
+    std::size_t end = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '"') quoted = !quoted;  // an escaped "" toggles twice
+        else if (text[i] == '\n' && !quoted) end = i + 1;
+    }
+    return end;
+}
+
+// A last row without its line end (outside quotes) is what a write cut short left (a crash,
+// SIGKILL, an older perfgate killed by SIGXFSZ). Appending after it would glue the new row onto the
+// torn one, so the torn bytes are cut off first, under the lock, and the cut is reported
+// (docs/csv-schema.md). `keep` is complete_records_length(text). Returns the file's new size.
+Expected<off_t> cut_torn_tail(int fd, std::string_view text, std::size_t keep, const std::string& path) {
+    if (keep == 0)
+        return make_error(fmt::format("{}:1: the header has no line end (a torn file?); refusing to append", path));
+    if (::ftruncate(fd, static_cast<off_t>(keep)) != 0)
+        return make_error(fmt::format("{}: cannot cut off a torn last row: {}", path, errno_text()));
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(keep), '\n');
+    fmt::print(stderr, "perfgate: warning: {}:{}: a torn last row ({} bytes without a line end, left by an "
+                       "interrupted write) was cut off before appending\n", path, line, text.size() - keep);
+    return static_cast<off_t>(keep);
 }
 
 }  // namespace
@@ -102,37 +142,13 @@ namespace {
 // Not found: the file does not exist yet and is created whole by create_with_rows().
 struct Absent {};
 
-// Opens an existing results file for appending and takes the exclusive lock. A results file must
-// be a regular file reached without a symbolic link: a pull request can commit
-// benchmarks/<name>.csv as a link to any path, and an append must never land there (O_NOFOLLOW;
-// O_NONBLOCK so a FIFO planted under the name cannot block the open). perfgate prune replaces the
-// file by a rename while holding the same lock, so a lock won on the replaced file is retaken on
-// the new one (else the row would go to a file that is no longer in the folder).
+// Opens an existing results file for appending and takes the exclusive lock (locked_file.hpp: a
+// regular file reached without a symbolic link, and still the file under the name once locked).
 Expected<std::variant<int, Absent>> open_existing_locked(const std::string& path) {
-    for (int attempt = 0; attempt < 100; ++attempt) {
-        const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-        if (fd < 0 && errno == ENOENT) return std::variant<int, Absent>{Absent{}};
-        if (fd < 0 && errno == ELOOP)
-            return make_error(fmt::format("{}: is a symbolic link; refusing to write results through it (a results "
-                                          "file must be a regular file inside the results folder)", path));
-        if (fd < 0) return make_error(fmt::format("{}: cannot open for appending: {}", path, errno_text()));
-        struct stat locked {};
-        if (::fstat(fd, &locked) != 0 || !S_ISREG(locked.st_mode)) {
-            ::close(fd);
-            return make_error(fmt::format("{}: not a regular file; refusing to append results to it", path));
-        }
-        // The lock serialises concurrent perfgate runs; O_APPEND alone could interleave partial writes.
-        if (::flock(fd, LOCK_EX) != 0) {
-            ::close(fd);
-            return make_error(fmt::format("{}: cannot lock: {}", path, errno_text()));
-        }
-        struct stat named {};
-        if (::fstat(fd, &locked) == 0 && ::lstat(path.c_str(), &named) == 0 && locked.st_dev == named.st_dev &&
-            locked.st_ino == named.st_ino)
-            return std::variant<int, Absent>{fd};
-        ::close(fd);
-    }
-    return make_error(fmt::format("{}: the file kept being replaced while waiting for its lock", path));
+    auto fd = detail::open_locked_by_name(path, O_WRONLY | O_APPEND, "write results", "appending");
+    if (!fd) return fd.error();
+    if (!*fd) return std::variant<int, Absent>{Absent{}};
+    return std::variant<int, Absent>{**fd};
 }
 
 // Creates `path` holding `bytes` (header and rows) in one step: written and synced under a
@@ -182,7 +198,11 @@ std::string rows_text(const std::vector<ResultRow>& rows, bool with_arm) {
 
 }  // namespace
 
-Status append_results_locked(const std::string& path, const std::vector<ResultRow>& rows) {
+namespace {
+
+// Appends `rows` under the lock; with `only_new_runs`, the rows whose run_id the file already
+// holds are dropped first (perfgate merge), under the same lock. Returns how many were written.
+Expected<std::size_t> append_locked(const std::string& path, std::vector<ResultRow> rows, bool only_new_runs) {
     int opened_fd = -1;
     for (int attempt = 0; opened_fd < 0; ++attempt) {
         auto opened = open_existing_locked(path);
@@ -192,9 +212,10 @@ Status append_results_locked(const std::string& path, const std::vector<ResultRo
             break;
         }
         if (attempt == 100) return make_error(fmt::format("{}: kept appearing and disappearing while being created", path));
+        if (rows.empty() && only_new_runs) return std::size_t{0};
         auto created = create_with_rows(path, perfgate_header_line() + "\n" + rows_text(rows, true));
         if (!created) return created.error();
-        if (*created) return Ok{};
+        if (*created) return rows.size();
         // Another run created the file meanwhile: append to it like to any existing file.
     }
     Fd fd(opened_fd);
@@ -207,17 +228,35 @@ Status append_results_locked(const std::string& path, const std::vector<ResultRo
         // An empty file left by an earlier perfgate (which created the file before writing it).
         bytes = perfgate_header_line() + "\n";
     } else {
+        // Read whole (bounded): a torn last row can only be told from a whole one by following
+        // the quotes from the start, since a quoted prompt may hold line breaks.
         Fd reader(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
         if (reader.get() < 0) return make_error(fmt::format("{}: cannot open for reading: {}", path, errno_text()));
-        auto existing = check_existing(reader.get(), st.st_size, path);
+        auto text = read_locked(reader.get(), st.st_size, path);
+        if (!text) return text.error();
+        auto existing = check_header(*text, path);
         if (!existing) return existing.error();
         with_arm = *existing;
+        if (const std::size_t keep = complete_records_length(*text); keep != text->size()) {
+            auto kept = cut_torn_tail(fd.get(), *text, keep, path);
+            if (!kept) return kept.error();
+            st.st_size = *kept;
+            text->resize(keep);
+        }
+        if (only_new_runs) {
+            auto held = parse_results_csv(*text, path);
+            if (!held) return held.error();
+            std::set<std::string> known;
+            for (const auto& r : held->rows) known.insert(r.run_id);
+            std::erase_if(rows, [&](const ResultRow& r) { return known.count(r.run_id) > 0; });
+        }
     }
     for (const auto& row : rows)
         if (!with_arm && !row.arm.empty())
             return make_error(fmt::format("{}:1: the file's header has no 'arm' column (written before perfgate ab); "
                                           "refusing to append A/B rows to it (use a new file or a --suffix)", path));
     bytes += rows_text(rows, with_arm);
+    if (bytes.empty()) return std::size_t{0};
 
     if (auto w = write_all(fd.get(), bytes); !w) {
         // Take back the partial bytes so no reader ever sees a torn row.
@@ -227,7 +266,19 @@ Status append_results_locked(const std::string& path, const std::vector<ResultRo
         return make_error(fmt::format("{}: write failed: {}; the file was left as it was before", path, w.error().message));
     }
     if (::fsync(fd.get()) != 0) return make_error(fmt::format("{}: fsync failed: {}", path, errno_text()));
+    return rows.size();
+}
+
+}  // namespace
+
+Status append_results_locked(const std::string& path, const std::vector<ResultRow>& rows) {
+    auto written = append_locked(path, rows, false);
+    if (!written) return written.error();
     return Ok{};
+}
+
+Expected<std::size_t> append_new_runs_locked(const std::string& path, const std::vector<ResultRow>& rows) {
+    return append_locked(path, rows, true);
 }
 
 }  // namespace perfgate

@@ -154,3 +154,24 @@ TEST_CASE("prune over files and a folder lists every file it was given and the f
     REQUIRE_FALSE(missing);
     CHECK(missing.error().message.find("absent.csv") != std::string::npos);
 }
+
+TEST_CASE("a prune that hits a file-size limit leaves the file and no temporary", "[csv][prune][fault]") {
+    // Under RLIMIT_FSIZE (SIGXFSZ ignored, as perfgate's main does) the shorter text still cannot be
+    // written: the prune fails with EFBIG, and its .prune-* temporary is removed.
+    const fs::path dir = test::fresh_dir("perfgate-prune-fsize", "limit");
+    const auto path = (dir / "cpu_h_2026-12-01.csv").string();
+    std::vector<ResultRow> rows;
+    for (int i = 0; i < 30; ++i) rows.push_back(row("m" + std::to_string(i), i < 2 ? "bad" : "good", i));
+    REQUIRE(append_results_locked(path, rows));
+    const std::string before = slurp(path);
+    const auto child = test::with_file_size_limit(1024, [&]() -> Status {
+        auto n = prune_run_locked(path, "bad");
+        if (!n) return n.error();
+        return Ok{};
+    });
+    INFO(child.message);
+    CHECK(child.refused);
+    CHECK_THAT(child.message, Catch::Contains("File too large"));
+    CHECK(slurp(path) == before);
+    CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+}

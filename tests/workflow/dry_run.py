@@ -7,8 +7,11 @@ benchmarks/, a perfgate under build/cpu-perf/cli/) but a tiny measured stub suit
 llama.cpp, so it takes seconds. ${{ }} expressions and `if:` conditions are evaluated from a
 context built like GitHub's (matrix, github, steps). Scenarios:
   1. push to main: configure/build/test pass, the job summary holds the gate report, the results
-     folder (passed to CMake) holds the CSV, the JUnit files and a baseline page; the proposed
-     baseline is then committed, as merging the bot's pull request would.
+     folder (passed to CMake) holds the CSV, the JUnit files and a baseline page; the
+     propose-baseline job's steps (its Debian tool and build steps aside) then commit the CSV on
+     the bot's branch with a fake `gh`, and the branch is merged. A second proposal of the same day
+     (a new run and the committed one again, in a file of the committed file's name) must keep
+     every committed row and add the new run once.
   2. pull request, same numbers: the merge base is found, the pair is gated against benchmarks/
      at that ref (unchanged), exit 0.
   3. pull request whose runtime got 3x slower: the test step fails (ctest's exit code is the
@@ -22,6 +25,8 @@ context built like GitHub's (matrix, github, steps). Scenarios:
   7. a run that recorded nothing: perf.gate.<suite> fails at a ref (skipped without one).
 usage: dry_run.py WORKFLOW PERFGATE_EXECUTABLE PERFGATE_SOURCE_DIR WORK_DIR
 """
+import csv
+import io
 import json
 import os
 import re
@@ -136,6 +141,36 @@ def run_job(job, project, event, expect):
     return outcomes, open(summary).read()
 
 
+def run_propose(job, project, run_id):
+    """Runs the propose-baseline job's `run:` steps as written, from incoming/ in `project`, with a
+    `gh` that records its arguments; returns them. The container's tool and build steps are
+    GitHub's to run: the dry run has perfgate built already."""
+    check(job.get("container") == "debian:12" and "refs/heads/{0}" in job["if"],
+          "propose: a Debian 12 container, on pushes to the default branch only")
+    fake = os.path.join(WORK, "fake-bin")
+    os.makedirs(fake, exist_ok=True)
+    calls = os.path.join(WORK, f"gh-calls-{run_id}")
+    open(os.path.join(fake, "gh"), "w").write(f'#!/bin/sh\necho "$*" >> "{calls}"\n')
+    os.chmod(os.path.join(fake, "gh"), 0o755)
+    ctx = {"github": {"token": "dry", "run_id": run_id, "sha": sh("git rev-parse HEAD", project).stdout.strip(),
+                      "event": {"repository": {"default_branch": "main"}}}}
+    env = dict(os.environ, PATH=fake + os.pathsep + os.environ["PATH"], PERFGATE=PERFGATE)
+    check(job["env"].get("PERFGATE", "").endswith("cli/perfgate"), "propose: the job runs the perfgate it built")
+    ran = []
+    for step in job["steps"]:
+        if "run" not in step or step.get("id") in ("tools", "build"):
+            continue
+        step_env = dict(env, **{k: substitute(v, ctx) for k, v in step.get("env", {}).items()})
+        r = subprocess.run(["bash", "-e", "-c", substitute(step["run"], ctx)], cwd=project, env=step_env,
+                           capture_output=True, text=True)
+        print(f"   step {'success' if r.returncode == 0 else 'failure'}: {step.get('name')} (exit {r.returncode})")
+        check(r.returncode == 0, f"propose {run_id}: step '{step.get('name')}' succeeded\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+        ran.append(step.get("name"))
+    check(any("merge --into benchmarks" in s.get("run", "") for s in job["steps"]),
+          "propose: the readings are merged into benchmarks/ (perfgate merge), never copied over it")
+    return open(calls).read().splitlines() if os.path.exists(calls) else []
+
+
 def make_project(root):
     """A scratch repository shaped like perfgate's for the workflow's purposes."""
     if os.path.exists(root):
@@ -219,9 +254,35 @@ def main():
         check(os.path.exists(os.path.join(results, f)), f"push: {f} is in the results folder for upload")
     pages = os.path.join(results, "pages")
     check(os.path.isdir(pages) and any(p.endswith(".md") for p in os.listdir(pages)), "push: a baseline page was written")
-    # Merging the proposed baseline pull request.
-    shutil.copy(os.path.join(results, csvs[0]), os.path.join(project, "benchmarks"))
-    sh(f"{git} add benchmarks && {git} commit -qm 'benchmarks: baseline' && git push -q origin main", project)
+    # The propose-baseline job on the run's artifact, then merging the bot's pull request.
+    propose = workflow["jobs"]["propose-baseline"]
+    incoming = os.path.join(project, "incoming", "perf-cpu")
+    shutil.copytree(results, incoming, ignore=shutil.ignore_patterns("*.xml", "*.json", "*.md", "pages"))
+    shutil.copytree(pages, os.path.join(incoming, "pages"))
+    gh_calls = run_propose(propose, project, "101")
+    baseline = os.path.join(project, "benchmarks", csvs[0])
+    check(sh("git branch --show-current", project).stdout.strip() == "baseline/run-101" and os.path.exists(baseline)
+          and open(baseline).read() == open(os.path.join(results, csvs[0])).read(),
+          "propose: the run's CSV is committed to benchmarks/ on the bot's branch")
+    check(len(gh_calls) == 1 and "--head baseline/run-101" in gh_calls[0], "propose: one pull request is opened")
+    sh("git switch -q main && git merge -q --ff-only baseline/run-101 && git push -q origin main", project)
+    # A second run of the same day: its file has the name of the committed baseline and holds a
+    # new run (and one row of the committed run, as a rerun of the job could). The baseline file
+    # must keep every row it had and gain the new run's rows, once (a copy over it lost them).
+    committed = open(baseline).read()
+    header, *rows = committed.splitlines(keepends=True)
+    first_run = next(csv.DictReader(io.StringIO(committed)))["run_id"]
+    new_rows = [r.replace(first_run, "dry-run-second") for r in rows]
+    shutil.rmtree(os.path.join(project, "incoming"))
+    os.makedirs(incoming)
+    # The committed row last: a copy would then differ from the committed file plus the new rows.
+    open(os.path.join(incoming, csvs[0]), "w").write(header + "".join(new_rows) + rows[0])
+    gh_calls = run_propose(propose, project, "102")
+    check(open(baseline).read() == committed + "".join(new_rows),
+          "propose, same-day file: every committed row kept, the new run added once (merged, not replaced)")
+    check(len(gh_calls) == 1, "propose, same-day file: one pull request is opened")
+    sh("git switch -q main", project)
+    shutil.rmtree(os.path.join(project, "incoming"))
 
     # 2. pull request with the same numbers: gated at the merge base, unchanged.
     sh("git switch -q -c feature && rm -rf build", project)

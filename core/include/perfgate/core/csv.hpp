@@ -41,7 +41,14 @@ std::string escape_csv_field(std::string_view value);
 
 // Appends rows to `path` under an exclusive lock (flock), writing the header first when the file
 // is new or empty. The bytes of all rows go out in one write(); on failure the file is truncated
-// back to its previous length, so readers never see a torn row.
+// back to its previous length, so readers never see a torn row. A torn last row that an earlier,
+// interrupted write left (no line end) is cut off first, under the lock, with a warning on stderr
+// naming file:line: appended bytes must never be glued onto it.
 Status append_results_locked(const std::string& path, const std::vector<ResultRow>& rows);
+
+// As append_results_locked, but only the rows whose run_id `path` does not hold yet are appended;
+// which runs the file holds is read under the same lock (perfgate merge). Returns how many rows
+// were appended (0: every run was there already, and the file is not touched).
+Expected<std::size_t> append_new_runs_locked(const std::string& path, const std::vector<ResultRow>& rows);
 
 }  // namespace perfgate
