@@ -45,8 +45,9 @@ void apply_empty_run_policy(GateReport& report, EmptyRun policy) {
     // workload: for the runner's first-run rule it counts as recorded, never as compared.
     const std::size_t changed = report.count(Verdict::not_comparable);
     const std::string counts =
-        fmt::format("{}: {} new, {} not comparable, {} skipped, {} missing", counted(report.pairs.size(), "pair"), fresh,
-                    changed, report.count(Verdict::skipped), report.count(Verdict::missing));
+        fmt::format("{}: {} new, {} skipped, {} missing{}", counted(report.pairs.size(), "pair"), fresh,
+                    report.count(Verdict::skipped), report.count(Verdict::missing),
+                    changed == 0 ? std::string() : fmt::format(", {} not comparable", changed));
     switch (policy) {
         case EmptyRun::allow:
             report.notes.push_back("nothing was compared with a baseline (" + counts + "); accepted by --allow-empty");
