@@ -13,14 +13,9 @@ namespace {
 
 Expected<std::string> read_disk(const std::string& path) { return read_regular_file(path); }
 
-std::string relative_to(const std::string& path, const std::string& root) {
-    auto rel = bfs::weakly_canonical(bfs::absolute(path)).lexically_relative(bfs::canonical(root));
-    return rel.generic_string();
-}
-
-// A folder's path in the repository as written, its own name unresolved: resolving it would follow
-// a symbolic link of the working tree (benchmarks -> perf/models) and read that folder at the ref.
-std::string folder_in_repository(const std::string& path, const std::string& root) {
+// A path in the repository as written, its own name unresolved: resolving it would follow a
+// symbolic link of the working tree (benchmarks -> perf/models) and read another path at the ref.
+std::string path_in_repository(const std::string& path, const std::string& root) {
     auto p = bfs::absolute(path).lexically_normal();
     while (p.has_parent_path() && (p.filename() == "." || p.filename().empty())) p = p.parent_path();
     return (bfs::weakly_canonical(p.parent_path()) / p.filename()).lexically_relative(bfs::canonical(root)).generic_string();
@@ -67,8 +62,8 @@ Expected<Sources> Sources::open(const GateOptions& options) {
     s.repo_root_ = *root;
     const std::string& ref = *options.baseline_ref;
     if (auto st = refuse_head_as_ref(s.repo_root_, ref); !st) return st.error();
-    s.bench_rel_ = folder_in_repository(options.benchmarks_dir, s.repo_root_);
-    s.thresholds_rel_ = folder_in_repository(options.thresholds_dir, s.repo_root_);
+    s.bench_rel_ = path_in_repository(options.benchmarks_dir, s.repo_root_);
+    s.thresholds_rel_ = path_in_repository(options.thresholds_dir, s.repo_root_);
     for (const auto& dir : {s.bench_rel_, s.thresholds_rel_}) {
         if (dir.rfind("..", 0) == 0)
             return make_error("--baseline-ref: " + dir + " is outside the repository " + s.repo_root_);
@@ -159,7 +154,7 @@ Status Sources::add_history(BenchmarkHistory& history, const std::set<std::strin
 Expected<HistoryFile> Sources::baseline_file(const std::string& path) const {
     auto name = parse_benchmark_file_name(path).value_or(BenchmarkFileName{});
     if (from_git_) {
-        auto rel = relative_to(path, repo_root_);
+        auto rel = path_in_repository(path, repo_root_);
         if (auto it = blob_of_.find(rel); it != blob_of_.end()) {
             auto blobs = git_read_blobs(repo_root_, {it->second});
             if (!blobs) return blobs.error();
