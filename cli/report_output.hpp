@@ -33,8 +33,8 @@ inline int emit_gate_report(const gates::GateReport& report, gates::ReportFormat
         fmt::print(stderr, "{}: {}: {}; report in {}\n", command, gates::passed(report) ? "PASS" : "FAIL",
                    gates::verdict_counts(report), output);
     }
-    if (!report.empty_run_failure.empty())
-        fmt::print(stderr, "{}: FAIL: {}\n", command, console_text(report.empty_run_failure));
+    for (const auto& failure : gates::run_failure_lines(report))
+        fmt::print(stderr, "{}: FAIL: {}\n", command, console_text(failure));
     return exit_of_gate(gates::passed(report));
 }
 

@@ -18,6 +18,7 @@ namespace {
 struct RunOptions {
     runner::RunInvocation run;
     std::string color = "auto";
+    std::string baseline_ref;
 };
 
 }  // namespace
@@ -47,6 +48,10 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--history-dir", r.history_dir,
                     "With --gate/--summary: earlier result CSVs to gate against (default: --results-dir; the perf "
                     "presets pass the committed benchmarks/ while recording into the build folder)");
+    auto* baseline_ref = cmd->add_option("--baseline-ref", o->baseline_ref,
+                    "With --gate/--summary: read baselines, thresholds and the suite as they are at this git ref (the "
+                    "merge base; CMake passes -DPERFGATE_BASELINE_REF here), never HEAD itself")
+        ->expected(0, 1);  // an empty value reaches the runner's check, which says what happened
     cmd->add_option("--thresholds-dir", r.thresholds_dir, "Folder with default.json and <host_tag>.json")->capture_default_str();
     cmd->add_flag("--summary", run.summary,
                   "Gate this run's rows (run id from --host-json) as a whole, print the report and exit");
@@ -58,7 +63,8 @@ void add_run_command(CLI::App& app) {
     cmd->add_option("--contention", run.contention,
                     "Contention guard: on (wait, then SKIP:contended), record (only write the contention column) or "
                     "off; default PERFGATE_CONTENTION, else on. Replays never read the machine");
-    cmd->callback([o] {
+    cmd->callback([o, baseline_ref] {
+        if (baseline_ref->count() > 0) o->run.request.baseline_ref = o->baseline_ref;
         install_termination_handlers();  // ctest's timeout must not orphan the runtime
         o->run.request.color_log = color_on(o->color, 2);
         o->run.request.color_out = color_on(o->color, 1);

@@ -14,6 +14,8 @@
 #                            with GATE it ends by gating its own row against the baseline;
 #   perf.gate.<suite>        with GATE: after all pairs, the run as a whole against its baselines
 #                            (report printed, and perf-gate.md/.junit.xml/.json in <build>/perf-gate/<suite>).
+# With GATE and the cache variable PERFGATE_BASELINE_REF (CI passes the merge base on the configure
+# command line), the pair and summary tests gate at that ref: --baseline-ref (docs/ci.md).
 # Where rows go and what they are gated against (docs/runner.md, "Where results go"):
 #   RESULTS_DIR given: rows go there, and it is also the history the gate reads (unless HISTORY_DIR);
 #   else PERFGATE_RESULTS_DIR (perfgate's own presets) or, with PERFGATE_RECORD_BASELINE=ON, the
@@ -182,6 +184,12 @@ function(perfgate_add_perf_suite)
     set(arg_HISTORY_DIR "${arg_RESULTS_DIR}")
   endif()
   string(JSON _machine ERROR_VARIABLE _err GET "${_json}" replay_host machine)
+  # A recorded machine names the host of a replay only: in a measured suite it would give the run
+  # another host tag (a pull request's fake cpuinfo, every pair "new"), so it is refused there.
+  if(NOT _err AND NOT _replay)
+    message(FATAL_ERROR "${_suite}: replay_host is only for replay suites (\"replay\": true); a measured suite "
+                        "is probed on the machine it runs on")
+  endif()
   if(NOT _err AND NOT arg_SYSROOT AND NOT arg_HOST_JSON)
     get_filename_component(_suite_dir "${_suite}" DIRECTORY)
     get_filename_component(_machine "${_machine}" ABSOLUTE BASE_DIR "${_suite_dir}")
@@ -241,6 +249,16 @@ function(perfgate_add_perf_suite)
   endif()
   if(arg_GATE)
     list(APPEND _common --gate)
+    # The base ref of a pull request, from the configure command line (-D wins over a preset's
+    # cacheVariables; a test preset's environment cannot change a test's arguments). Given but
+    # empty is a failed merge-base step: refused rather than gating against the change's own files.
+    if(DEFINED PERFGATE_BASELINE_REF)
+      if(PERFGATE_BASELINE_REF MATCHES "^[ \t\r\n]*$")
+        message(FATAL_ERROR "PERFGATE_BASELINE_REF is empty: the base ref to read baselines and thresholds at is "
+                            "unknown (did the merge-base step fail?); leave it unset to gate against the working tree")
+      endif()
+      list(APPEND _common --baseline-ref "${PERFGATE_BASELINE_REF}")
+    endif()
   endif()
 
   foreach(_pair IN LISTS _pairs)

@@ -14,6 +14,8 @@
 #include "perfgate/gates/calendar.hpp"
 #include "perfgate/gates/decision.hpp"
 #include "history.hpp"
+#include "latest_run.hpp"
+#include "ref_rules.hpp"
 #include "perfgate/gates/noise_model.hpp"
 #include "perfgate/gates/thresholds.hpp"
 #include "sources.hpp"
@@ -27,6 +29,7 @@ struct CurrentFile {
     const std::vector<ResultRow>* rows = nullptr;
     std::string identity;  // empty for in-memory rows
     std::vector<std::string> warnings;  // the reader's (an empty file of 0 bytes)
+    std::vector<std::string> notes;     // which run of the file is judged
 };
 
 // Relative difference of two counts beyond `tolerance`, as a reason; nullopt when they fit.
@@ -59,29 +62,38 @@ std::optional<std::string> unexplained_by_token_counts(const SampleGroup& base, 
                        (q - 1) * 100, (r * (1 - tolerance) - 1) * 100, ((1 / r) * (1 + tolerance) - 1) * 100);
 }
 
-// Why a baseline group cannot be compared with the current one, or nullopt when it can. A
+// Why a baseline group cannot be compared with the current one: `pair` when nothing can be
+// compared (another prompt length, a cross-runtime gap), `decode` when only the decode rate cannot
+// (another decode budget or generated-token count: the prompt, and so prefill, is the same). A
 // difference that does not prevent the comparison is added to `warnings`.
-std::optional<std::string> not_comparable_reason(const SampleGroup& base, const SampleGroup& now, bool cross_runtime,
-                                                 const GateOptions& options, std::vector<std::string>& warnings) {
+struct Incomparable {
+    std::optional<std::string> pair, decode;
+    bool any() const { return pair || decode; }
+};
+
+Incomparable not_comparable_reason(const SampleGroup& base, const SampleGroup& now, bool cross_runtime,
+                                   const GateOptions& options, std::vector<std::string>& warnings) {
+    Incomparable why;
     if (auto r = beyond_tolerance("prompt lengths", base.prompt_tokens(), now.prompt_tokens(), options.prompt_tolerance))
-        return r;
-    if (base.max_tokens() && now.max_tokens() && *base.max_tokens() != *now.max_tokens())
-        return fmt::format("decode budgets differ: max_tokens {} in the baseline vs {} now", *base.max_tokens(),
-                           *now.max_tokens());
-    if (auto r = beyond_tolerance("generated token counts", base.generated_tokens(), now.generated_tokens(),
-                                  options.prompt_tolerance)) {
-        auto judged = unexplained_by_token_counts(base, now, options.prompt_tolerance);
-        if (!judged) return r;
-        warnings.push_back(*r + "; compared anyway: " + *judged);
-    }
-    if (cross_runtime) {
+        why.pair = r;
+    if (cross_runtime && !why.pair) {
         auto gap = calendar_days_apart(base.date(), now.date());
         if (gap && *gap > options.max_date_gap_days)
-            return fmt::format("{} and {} were measured {} calendar days apart ({} vs {}); a cross-runtime comparison "
-                               "allows {}",
-                               base.runtime, now.runtime, *gap, base.date(), now.date(), options.max_date_gap_days);
+            why.pair = fmt::format("{} and {} were measured {} calendar days apart ({} vs {}); a cross-runtime "
+                                   "comparison allows {}",
+                                   base.runtime, now.runtime, *gap, base.date(), now.date(), options.max_date_gap_days);
     }
-    return std::nullopt;
+    if (why.pair) return why;
+    if (base.max_tokens() && now.max_tokens() && *base.max_tokens() != *now.max_tokens()) {
+        why.decode = fmt::format("decode budgets differ: max_tokens {} in the baseline vs {} now", *base.max_tokens(),
+                                 *now.max_tokens());
+    } else if (auto r = beyond_tolerance("generated token counts", base.generated_tokens(), now.generated_tokens(),
+                                         options.prompt_tolerance)) {
+        auto judged = unexplained_by_token_counts(base, now, options.prompt_tolerance);
+        if (!judged) why.decode = r;
+        else warnings.push_back(*r + "; compared anyway: " + *judged);
+    }
+    return why;
 }
 
 void finish_pair_verdict(PairReport& p) {
@@ -171,6 +183,7 @@ public:
             for (auto& g : groups) groups_.push_back(std::move(g));
             if (!f.identity.empty()) result_identities.insert(f.identity);
             report_.warnings.insert(report_.warnings.end(), f.warnings.begin(), f.warnings.end());
+            report_.notes.insert(report_.notes.end(), f.notes.begin(), f.notes.end());
         }
 
         // A host tag becomes part of a path (thresholds/<host>.json): checked by the probe's rule,
@@ -203,7 +216,8 @@ public:
 
         auto pr = sources_.pull_request_warnings(result_identities);
         if (!pr) return pr.error();
-        for (auto& w : *pr) report_.warnings.push_back(std::move(w));
+        for (auto& w : pr->warnings) report_.warnings.push_back(std::move(w));
+        for (auto& f : pr->failures) report_.run_failures.push_back(std::move(f));
 
         sort_worst_first(report_.pairs);
         return std::move(report_);
@@ -296,6 +310,25 @@ private:
         return std::pair<HistoryFile*, const SampleGroup*>{nullptr, nullptr};
     }
 
+    // The series a pair's baselines may be filed under: its backend, and its runtime.
+    static std::vector<std::string> series_of(const SampleGroup& g) {
+        std::vector<std::string> series{g.series};
+        if (g.runtime != g.series && !g.runtime.empty()) series.push_back(g.runtime);
+        return series;
+    }
+
+    // At a base ref, a pair whose suite workload the change altered (GateOptions::workload_changes)
+    // fails whatever its readings say: another workload is no evidence about this one.
+    std::optional<std::string> workload_change(const SampleGroup& g) const {
+        if (!options_.baseline_ref) return std::nullopt;
+        auto it = options_.workload_changes.find({g.runtime, g.raw_model});
+        if (it == options_.workload_changes.end()) return std::nullopt;
+        return fmt::format("the workload changed since {}: {}; its readings cannot be compared with the baseline's, so "
+                           "the change is not measured (a workload change fails its own pull request and is recorded "
+                           "as a baseline once merged)",
+                           *options_.baseline_ref, it->second);
+    }
+
     // The pair's history, oldest first, ending with the baseline group `b`: the same pair in the
     // baseline file and in older files of the same series and host (or `b` alone for an explicit
     // baseline). Older files are read only until the history holds options_.history_runs runs.
@@ -322,7 +355,7 @@ private:
                 // other runtime flags (llama-bench -t 2 before the CPU thread default) another
                 // method: neither belongs to the baseline's noise.
                 std::vector<std::string> ignored;  // warnings of a history run are not this run's
-                if (not_comparable_reason(*h, g, false, options_, ignored)) continue;
+                if (not_comparable_reason(*h, g, false, options_, ignored).any()) continue;
                 if (h->first().flags != b->first().flags) continue;
                 newest_first.push_back(h);
                 runs += run_levels(*h, gated_metrics().front()).size();
@@ -349,7 +382,18 @@ private:
                                              g.harness, where);
             if (now.is_fail()) status_metrics(p, Verdict::failed, now.text + " now, " + reason, &g);
             else if (now.is_skip()) status_metrics(p, Verdict::skipped, now.text + " now, " + reason, &g);
-            else status_metrics(p, Verdict::new_pair, reason, &g);
+            else if (auto changed = workload_change(g)) status_metrics(p, Verdict::failed, *changed, &g);
+            else {
+                // At a base ref "new" must mean a pair the change adds on a host with history, not a
+                // host tag or a clock that the change switched away from every baseline.
+                auto unknown = options_.baseline_ref && !explicit_
+                                   ? detail::unknown_at_ref(history_, g, series_of(g), spellings, catalog_,
+                                                            *options_.baseline_ref)
+                                   : Expected<std::optional<std::string>>(std::optional<std::string>{});
+                if (!unknown) return unknown.error();
+                if (*unknown) status_metrics(p, Verdict::failed, **unknown, &g);
+                else status_metrics(p, Verdict::new_pair, reason, &g);
+            }
             return p;
         }
         matched_.insert(b);
@@ -381,8 +425,10 @@ private:
         } else if (!then.ok()) {
             status_metrics(p, Verdict::new_pair,
                            fmt::format("no baseline reading: the baseline row is {} ({})", then.text, b->source()), &g, b);
-        } else if (auto why = not_comparable_reason(*b, g, cross, options_, p.warnings)) {
-            status_metrics(p, Verdict::not_comparable, *why, &g, b);
+        } else if (auto changed = workload_change(g)) {
+            status_metrics(p, Verdict::failed, *changed, &g, b);
+        } else if (auto why = not_comparable_reason(*b, g, cross, options_, p.warnings); why.pair) {
+            status_metrics(p, Verdict::not_comparable, *why.pair, &g, b);
         } else {
             const ThresholdSet& set = thresholds_.at(g.host);
             auto history = history_groups(g, file, b, spellings);
@@ -401,11 +447,14 @@ private:
                 if (levels.size() > options_.history_runs)
                     levels.erase(levels.begin(), levels.end() - static_cast<long>(options_.history_runs));
                 const auto latest = levels.empty() ? std::vector<double>{} : run_samples(*b, metric, levels.back().run);
-                p.metrics.push_back(decide_metric_history(metric, levels, latest, now, g.ok_rows.size(), t,
-                                                          options_.test, options_.history_rule));
+                p.metrics.push_back(why.decode && metric == "decode_tok_s"
+                                        ? detail::not_comparable_metric(metric, *why.decode, before, now)
+                                        : decide_metric_history(metric, levels, latest, now, g.ok_rows.size(), t,
+                                                                options_.test, options_.history_rule));
             }
             finish_pair_verdict(p);
         }
+        if (options_.baseline_ref) detail::fail_not_comparable_at_ref(p, *options_.baseline_ref);
         if (cross)
             p.warnings.push_back(fmt::format("cross-runtime comparison: {} against {} on host {}", g.runtime, b->runtime,
                                              g.host));
@@ -528,6 +577,8 @@ Expected<GateReport> run_gate(const GateOptions& options) {
             std::erase_if(files[i].rows, [&](const ResultRow& r) { return r.run_id != options.exclude_run_id; });
         } else {
             c.identity = detail::identity_of(options.results[i]);
+            if (auto note = detail::keep_latest_run(files[i].rows, options.results[i]); !note.empty())
+                c.notes.push_back(std::move(note));
         }
         c.rows = &files[i].rows;
         c.warnings = files[i].warnings;

@@ -66,6 +66,28 @@ Expected<std::string> git_toplevel(const std::string& dir) {
     return top;
 }
 
+Expected<std::string> git_commit_of(const std::string& repo_root, const std::string& rev) {
+    auto out = run_git(repo_root, {"rev-parse", "--verify", "--quiet", rev + "^{commit}"});
+    if (!out) return make_error(rev + ": not a commit in " + repo_root);
+    std::string id = *out;
+    while (!id.empty() && (id.back() == '\n' || id.back() == '\r')) id.pop_back();
+    return id;
+}
+
+Expected<std::string> git_entry_type(const std::string& repo_root, const std::string& ref,
+                                     const std::string& repo_relative_path) {
+    // ls-tree of the ref itself, never the working tree: a link there must not redirect the read.
+    auto out = run_git(repo_root, {"ls-tree", "-z", "--full-tree", ref, "--", repo_relative_path});
+    if (!out) return out.error();
+    std::string_view entry = *out;
+    if (entry.empty()) return std::string();
+    const auto space = entry.find(' '), second = entry.find(' ', space + 1);
+    if (space == std::string_view::npos || second == std::string_view::npos)
+        return make_error("git ls-tree: unexpected output for " + repo_relative_path);
+    if (entry.substr(0, space) == "120000") return std::string("link");
+    return std::string(entry.substr(space + 1, second - space - 1));
+}
+
 Expected<std::vector<GitBlob>> git_list_files(const std::string& repo_root, const std::string& ref,
                                               const std::string& repo_relative_dir) {
     // Verify the ref first, so a typo is an error rather than an empty history.
@@ -88,7 +110,8 @@ Expected<std::vector<GitBlob>> git_list_files(const std::string& repo_root, cons
         auto sp1 = meta.find(' '), sp2 = meta.rfind(' ');
         if (sp1 == std::string_view::npos || sp2 == sp1) continue;
         if (meta.substr(sp1 + 1, sp2 - sp1 - 1) != "blob") continue;
-        blobs.push_back(GitBlob{std::string(entry.substr(tab + 1)), std::string(meta.substr(sp2 + 1))});
+        blobs.push_back(GitBlob{std::string(entry.substr(tab + 1)), std::string(meta.substr(sp2 + 1)),
+                                meta.substr(0, sp1) == "120000"});
     }
     return blobs;
 }

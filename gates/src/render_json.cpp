@@ -80,6 +80,7 @@ std::string render_json(const GateReport& report) {
         out += dump_at(pair, 2);
     }
     out += report.pairs.empty() ? "],\n" : "\n  ],\n";
+    out += "  \"run_failures\": " + dump_at(report.run_failures, 1) + ",\n";
     out += "  \"warnings\": " + dump_at(report.warnings, 1) + "\n";
     out += "}\n";
     return out;

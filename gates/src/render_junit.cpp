@@ -75,17 +75,18 @@ std::string render_junit(const GateReport& report) {
             }
         }
     }
-    if (!report.empty_run_failure.empty()) {
-        // The run as a whole failed without any failing pair: one testcase carries the reason.
+    for (const auto& reason : run_failure_lines(report)) {
+        // The run as a whole failed without any failing pair: one testcase carries each reason.
         ++tests;
         ++failures;
+        const bool empty = reason == report.empty_run_failure;
         auto& testcase = add_element(suite, "testcase");
         set_attribute(testcase, "classname", "perfgate.gate");
-        set_attribute(testcase, "name", "compared anything");
+        set_attribute(testcase, "name", empty ? "compared anything" : "run at the base ref");
         auto& failure = add_element(testcase, "failure");
-        set_attribute(failure, "type", "empty run");
-        set_attribute(failure, "message", report.empty_run_failure);
-        set_text(failure, report.empty_run_failure);
+        set_attribute(failure, "type", empty ? "empty run" : "run failure");
+        set_attribute(failure, "message", reason);
+        set_text(failure, reason);
     }
     // The counts are known now; the writer puts attributes in the start tag wherever they were added.
     set_attribute(suites, "name", "perfgate");

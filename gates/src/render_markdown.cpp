@@ -34,7 +34,7 @@ void table(std::string& out, const std::vector<const PairReport*>& pairs) {
 std::string render_markdown(const GateReport& report) {
     std::string out = passed(report) ? "## perfgate: pass\n\n" : "## perfgate: FAIL\n\n";
     out += verdict_counts(report) + ".\n\n";
-    if (!report.empty_run_failure.empty()) out += "> **FAIL:** " + md(report.empty_run_failure) + "\n\n";
+    for (const auto& failure : run_failure_lines(report)) out += "> **FAIL:** " + md(failure) + "\n\n";
     for (const auto& w : report.warnings) out += "> **Warning:** " + md(w) + "\n>\n";
     if (!report.warnings.empty()) out += "\n";
 

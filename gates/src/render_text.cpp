@@ -253,9 +253,8 @@ std::string render_text(const GateReport& report, const TextStyle& style) {
         for (const auto& line : wrap("WARNING: " + console_text(w), "", "  ", style.width)) out += line + "\n";
     for (const auto& n : style.notes ? report.notes : std::vector<std::string>{})
         for (const auto& line : wrap("note: " + console_text(n), "", "  ", style.width)) out += line + "\n";
-    if (!report.empty_run_failure.empty())
-        for (const auto& line : wrap("FAIL: " + console_text(report.empty_run_failure), "", "  ", style.width))
-            out += line + "\n";
+    for (const auto& failure : run_failure_lines(report))
+        for (const auto& line : wrap("FAIL: " + console_text(failure), "", "  ", style.width)) out += line + "\n";
     const bool pass = passed(report);
     for (const auto& line : wrap(fmt::format("gate: {}: {}", pass ? "PASS" : "FAIL", verdict_counts(report)), "", "  ",
                                  style.width)) {

@@ -33,23 +33,31 @@ std::size_t GateReport::count(Verdict v) const {
 
 bool compared_nothing(const GateReport& report) {
     return std::all_of(report.pairs.begin(), report.pairs.end(), [](const PairReport& p) {
-        return p.verdict == Verdict::new_pair || p.verdict == Verdict::skipped || p.verdict == Verdict::missing;
+        return p.verdict == Verdict::new_pair || p.verdict == Verdict::skipped || p.verdict == Verdict::missing ||
+               p.verdict == Verdict::not_comparable;
     });
 }
 
 void apply_empty_run_policy(GateReport& report, EmptyRun policy) {
     if (!compared_nothing(report)) return;
     const std::size_t fresh = report.count(Verdict::new_pair);
-    const std::string counts = fmt::format("{}: {} new, {} skipped, {} missing", counted(report.pairs.size(), "pair"),
-                                           fresh, report.count(Verdict::skipped), report.count(Verdict::missing));
+    // A pair not comparable with its baseline (another workload) recorded the first row of its new
+    // workload: for the runner's first-run rule it counts as recorded, never as compared.
+    const std::size_t changed = report.count(Verdict::not_comparable);
+    const std::string counts =
+        fmt::format("{}: {} new, {} skipped, {} missing{}", counted(report.pairs.size(), "pair"), fresh,
+                    report.count(Verdict::skipped), report.count(Verdict::missing),
+                    changed == 0 ? std::string() : fmt::format(", {} not comparable", changed));
     switch (policy) {
         case EmptyRun::allow:
             report.notes.push_back("nothing was compared with a baseline (" + counts + "); accepted by --allow-empty");
             return;
         case EmptyRun::first_run:
-            if (fresh > 0) {
-                report.notes.push_back(
-                    fmt::format("first run: baseline recorded ({}, nothing to compare yet)", counted(fresh, "new pair")));
+            if (fresh + changed > 0) {
+                report.notes.push_back(fmt::format(
+                    "first run: baseline recorded ({}, nothing to compare yet)",
+                    changed == 0 ? counted(fresh, "new pair")
+                                 : fmt::format("{} new, {} with a workload the baseline does not have", fresh, changed)));
                 return;
             }
             report.empty_run_failure = "nothing was compared with a baseline and nothing new was recorded (" + counts + ")";
@@ -77,8 +85,15 @@ std::string verdict_counts(const GateReport& report) {
     return parts.empty() ? "no pairs" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
+std::vector<std::string> run_failure_lines(const GateReport& report) {
+    std::vector<std::string> lines;
+    if (!report.empty_run_failure.empty()) lines.push_back(report.empty_run_failure);
+    lines.insert(lines.end(), report.run_failures.begin(), report.run_failures.end());
+    return lines;
+}
+
 bool passed(const GateReport& report) {
-    if (!report.empty_run_failure.empty()) return false;
+    if (!report.empty_run_failure.empty() || !report.run_failures.empty()) return false;
     return std::none_of(report.pairs.begin(), report.pairs.end(), [](const PairReport& p) { return fails_gate(p.verdict); });
 }
 

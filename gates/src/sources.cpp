@@ -13,9 +13,29 @@ namespace {
 
 Expected<std::string> read_disk(const std::string& path) { return read_regular_file(path); }
 
-std::string relative_to(const std::string& path, const std::string& root) {
-    auto rel = bfs::weakly_canonical(bfs::absolute(path)).lexically_relative(bfs::canonical(root));
-    return rel.generic_string();
+// A path in the repository as written, its own name unresolved: resolving it would follow a
+// symbolic link of the working tree (benchmarks -> perf/models) and read another path at the ref.
+std::string path_in_repository(const std::string& path, const std::string& root) {
+    auto p = bfs::absolute(path).lexically_normal();
+    while (p.has_parent_path() && (p.filename() == "." || p.filename().empty())) p = p.parent_path();
+    return (bfs::weakly_canonical(p.parent_path()) / p.filename()).lexically_relative(bfs::canonical(root)).generic_string();
+}
+
+// The base ref is what a change is measured against: the commit under test (or a commit with the
+// very same files) would let the change's own baselines and thresholds judge it.
+Status refuse_head_as_ref(const std::string& root, const std::string& ref) {
+    auto base = git_commit_of(root, ref);
+    if (!base) return make_error("--baseline-ref " + ref + ": not a commit in " + root);
+    auto head = git_commit_of(root, "HEAD");
+    if (!head) return Ok{};  // no commit checked out: nothing under test can equal the ref
+    if (*base == *head)
+        return make_error("--baseline-ref " + ref + " is HEAD (" + *head + "), the commit under test: the base ref must be "
+                          "the commit the change is measured against (the merge base), never the change itself");
+    auto base_tree = run_git(root, {"rev-parse", ref + "^{tree}"}), head_tree = run_git(root, {"rev-parse", "HEAD^{tree}"});
+    if (base_tree && head_tree && *base_tree == *head_tree)
+        return make_error("--baseline-ref " + ref + " holds exactly the files of HEAD (tree " + (*head_tree).substr(0, 12) +
+                          "), the tree under test: its baselines and thresholds would be the change's own");
+    return Ok{};
 }
 
 std::string key_of(const BenchmarkFileName& n) { return n.series + '\x1f' + n.host; }
@@ -40,14 +60,27 @@ Expected<Sources> Sources::open(const GateOptions& options) {
     auto root = git_toplevel(probe);
     if (!root) return make_error("--baseline-ref needs a git checkout: " + root.error().message);
     s.repo_root_ = *root;
-    s.bench_rel_ = relative_to(options.benchmarks_dir, s.repo_root_);
-    s.thresholds_rel_ = relative_to(options.thresholds_dir, s.repo_root_);
+    const std::string& ref = *options.baseline_ref;
+    if (auto st = refuse_head_as_ref(s.repo_root_, ref); !st) return st.error();
+    s.bench_rel_ = path_in_repository(options.benchmarks_dir, s.repo_root_);
+    s.thresholds_rel_ = path_in_repository(options.thresholds_dir, s.repo_root_);
     for (const auto& dir : {s.bench_rel_, s.thresholds_rel_}) {
         if (dir.rfind("..", 0) == 0)
             return make_error("--baseline-ref: " + dir + " is outside the repository " + s.repo_root_);
-        auto blobs = git_list_files(s.repo_root_, *options.baseline_ref, dir);
+        // Only the ref's own tree decides what is read: a link there could point anywhere.
+        auto type = git_entry_type(s.repo_root_, ref, dir);
+        if (!type) return type.error();
+        if (!type->empty() && *type != "tree")
+            return make_error("--baseline-ref: " + ref + ":" + dir + " is a " + (*type == "link" ? "symbolic link" : *type) +
+                              ", not a folder; the gate reads baselines and thresholds only from real folders at the ref");
+        auto blobs = git_list_files(s.repo_root_, ref, dir);
         if (!blobs) return blobs.error();
-        for (auto& b : *blobs) s.blob_of_[b.path] = b.object_id;
+        for (auto& b : *blobs) {
+            if (b.symlink)
+                return make_error("--baseline-ref: " + ref + ":" + b.path +
+                                  " is a symbolic link; the gate reads only regular files at the ref");
+            s.blob_of_[b.path] = b.object_id;
+        }
     }
     s.notes.push_back("benchmarks/ and thresholds/ read as they are at " + *options.baseline_ref +
                       " (pull-request safety); working-tree edits are reported, not used");
@@ -121,7 +154,7 @@ Status Sources::add_history(BenchmarkHistory& history, const std::set<std::strin
 Expected<HistoryFile> Sources::baseline_file(const std::string& path) const {
     auto name = parse_benchmark_file_name(path).value_or(BenchmarkFileName{});
     if (from_git_) {
-        auto rel = relative_to(path, repo_root_);
+        auto rel = path_in_repository(path, repo_root_);
         if (auto it = blob_of_.find(rel); it != blob_of_.end()) {
             auto blobs = git_read_blobs(repo_root_, {it->second});
             if (!blobs) return blobs.error();
@@ -134,9 +167,10 @@ Expected<HistoryFile> Sources::baseline_file(const std::string& path) const {
     return HistoryFile{path, identity_of(path), name, [path] { return read_disk(path); }, {}, {}, {}, {}, {}, options_.exclude_run_id};
 }
 
-Expected<std::vector<std::string>> Sources::pull_request_warnings(const std::set<std::string>& results) const {
-    std::vector<std::string> warnings;
-    if (!from_git_) return warnings;
+Expected<RefChanges> Sources::pull_request_warnings(const std::set<std::string>& results) const {
+    RefChanges found;
+    auto& warnings = found.warnings;
+    if (!from_git_) return found;
     auto changes = git_changes_since(repo_root_, *options_.baseline_ref, {bench_rel_, thresholds_rel_});
     if (!changes) return changes.error();
     const std::string& ref = *options_.baseline_ref;
@@ -159,11 +193,13 @@ Expected<std::vector<std::string>> Sources::pull_request_warnings(const std::set
         if (status == "M" || status == "T")
             warnings.push_back(path + " changed since " + ref + " (an existing baseline edited); the gate compared against the version at " + ref);
         else if (status == "D")
-            warnings.push_back(path + " deleted since " + ref + " (an existing baseline removed); the gate still used the version at " + ref);
+            found.failures.push_back(path + " is a baseline at " + ref + " that the working tree no longer has (removed, or "
+                                     "its folder replaced): the gate used the version at " + ref +
+                                     ", and a change may not remove a baseline");
         else if (added)
             warnings.push_back(path + " added since " + ref + "; not used as a baseline until merged");
     }
-    return warnings;
+    return found;
 }
 
 }  // namespace perfgate::gates::detail

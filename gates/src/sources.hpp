@@ -13,6 +13,11 @@
 
 namespace perfgate::gates::detail {
 
+struct RefChanges {
+    std::vector<std::string> warnings;  // edits that the gate ignored (it read the ref)
+    std::vector<std::string> failures;  // baselines at the ref that the working tree lost
+};
+
 class Sources {
 public:
     static Expected<Sources> open(const GateOptions& options);
@@ -30,8 +35,8 @@ public:
     Expected<HistoryFile> baseline_file(const std::string& path) const;
 
     // Working-tree edits of thresholds/ and of existing baselines since the ref; `results`
-    // identities are not reported as added baselines.
-    Expected<std::vector<std::string>> pull_request_warnings(const std::set<std::string>& results) const;
+    // identities are not reported as added baselines. A baseline removed since the ref fails.
+    Expected<RefChanges> pull_request_warnings(const std::set<std::string>& results) const;
 
     std::vector<std::string> notes;
 

@@ -2,25 +2,17 @@
 // when the gate reads benchmarks/ and thresholds/ at the merge base (--baseline-ref).
 #include <catch2/catch.hpp>
 
-#include <boost/filesystem/operations.hpp>
-
-#include "gate_test_support.hpp"
-#include "perfgate/core/search_path.hpp"
+#include "git_repo_support.hpp"
 #include "perfgate/gates/gate.hpp"
-#include "perfgate/gates/git_tree.hpp"
 
 using namespace perfgate;
 using namespace perfgate::gates;
+using testing::commit_change;
 using testing::CsvText;
+using testing::git;
+using testing::init_repo;
 
 namespace {
-
-void git(const std::string& repo, const std::vector<std::string>& args) {
-    auto out = run_git(repo, args);
-    const std::string why = out ? std::string() : out.error().message;
-    INFO(why);
-    REQUIRE(out.has_value());
-}
 
 std::string with_decode(const std::string& fixture, const std::string& model, double factor, const std::string& date) {
     auto csv = CsvText::parse(testing::slurp(testing::fixture(fixture)));
@@ -31,20 +23,6 @@ std::string with_decode(const std::string& fixture, const std::string& model, do
         d = fmt::format("{:.2f}", std::stod(d) * factor);
     });
     return csv.str();
-}
-
-// An empty repository on branch main, with an identity for commits. False (and a warning) when
-// git is not installed.
-bool init_repo(const std::string& repo) {
-    if (!find_on_path("git")) {
-        WARN("git is not installed; pull-request simulation not run");
-        return false;
-    }
-    boost::filesystem::create_directories(repo);
-    git(repo, {"init", "--quiet", "--initial-branch=main"});
-    git(repo, {"config", "user.email", "gate@example.invalid"});
-    git(repo, {"config", "user.name", "gate test"});
-    return true;
 }
 
 }  // namespace
@@ -100,6 +78,7 @@ TEST_CASE("pull-request simulation: --baseline-ref ignores a lowered baseline an
 
     // Uncommitted working-tree edits are reported too.
     git(repo, {"checkout", "--quiet", "main"});
+    commit_change(repo, "dirty");
     testing::spit(default_json, R"({ "metrics": { "*": { "max_drop": 0.9 } } })");
     auto dirty = run_gate(opts);
     REQUIRE(dirty);
@@ -129,6 +108,7 @@ TEST_CASE("pull-request guard: a pair ok in the baseline that is missing or skip
     testing::spit(repo + "/thresholds/default.json", testing::slurp(testing::thresholds_dir() + "/default.json"));
     git(repo, {"add", "."});
     git(repo, {"commit", "--quiet", "-m", "baseline"});
+    commit_change(repo, "change");
 
     // The change's run: `dropped` renamed away (its row now under another name: new), `skipped`
     // recorded as skipped by the memory guard, every other pair unchanged.

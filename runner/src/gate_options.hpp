@@ -4,21 +4,42 @@
 #include <string>
 
 #include "perfgate/gates/gate.hpp"
+#include "perfgate/perf/host_context.hpp"
+#include "perfgate/perf/suite.hpp"
 #include "perfgate/runner/suite_at_ref.hpp"
+#include "perfgate/runner/suite_run.hpp"
 
 namespace perfgate::runner::detail {
 
-// In a pull request the CI workflow sets PERFGATE_BASELINE_REF to the merge base, so baselines and
-// thresholds are read as they are there (docs/ci.md); set but empty is an error. Rows of this run
-// are never their own baseline.
-inline Expected<gates::GateOptions> gate_options(const std::string& thresholds_dir,
+// In a pull request the CI workflow configures the perf tests with the merge base as their
+// --baseline-ref, so baselines and thresholds are read as they are there (docs/ci.md); blank, or
+// PERFGATE_BASELINE_REF in the environment, is an error. At a ref the suite as it is there says
+// which pairs a run may not drop and which workloads the change altered. Rows of this run are never
+// their own baseline.
+inline Expected<gates::GateOptions> gate_options(const perf::Suite& suite, const perf::HostContext& host,
+                                                 const SuiteRunRequest& request,
                                                  const std::filesystem::path& benchmarks_dir, const std::string& run_id) {
     gates::GateOptions g;
     g.benchmarks_dir = benchmarks_dir.string();
-    g.thresholds_dir = thresholds_dir;
-    auto ref = baseline_ref_from_environment();
+    g.thresholds_dir = request.thresholds_dir;
+    auto ref = baseline_ref_for_run(request.baseline_ref);
     if (!ref) return ref.error();
     g.baseline_ref = *ref;
+    // Replay inputs (--sysroot, PERFGATE_SYSROOT, --host-json of a recording) name a recorded
+    // machine: in a measured suite they would give the run another host tag, every pair "new".
+    if (g.baseline_ref && !suite.replay && !host.replay.empty())
+        return make_error("the host facts of this measured suite were replayed from " + host.replay +
+                          ", not probed on the machine that measured; at a base ref (" + *g.baseline_ref +
+                          ") recorded machines are for replay suites only");
+    if (g.baseline_ref) {
+        auto at_ref = suite_at_ref(suite.path, *g.baseline_ref);
+        if (!at_ref) return at_ref.error();
+        if (*at_ref) {
+            g.pairs_at_ref.emplace();
+            for (const auto& p : (*at_ref)->pairs) g.pairs_at_ref->emplace(p.runtime, p.model);
+            g.workload_changes = workload_changes(**at_ref, suite);
+        }
+    }
     g.exclude_run_id = run_id;
     // A suite's first run records its baselines: every pair is new, and that passes with the note
     // "first run: baseline recorded" (a run with nothing compared and nothing new still fails).

@@ -1,5 +1,6 @@
 #include "perfgate/runner/host_setup.hpp"
 
+#include <cstdlib>
 #include <fmt/format.h>
 
 #include "perfgate/perf/fit.hpp"
@@ -14,6 +15,10 @@ namespace {
 Expected<perf::HostContext> probe_now(const HostSource& s) {
     perf::HostProbeOptions po;
     po.sysroot = s.sysroot;
+    // The probe also takes its root from PERFGATE_SYSROOT; named here, the facts say they were
+    // replayed, so a measured suite's gate at a base ref can refuse them (gate_options.hpp).
+    if (po.sysroot.empty() || po.sysroot == "/")
+        if (const char* env = std::getenv("PERFGATE_SYSROOT"); env && *env) po.sysroot = env;
     po.thresholds_dir = s.thresholds_dir;
     if (!s.tool_path.empty()) po.search_path = s.tool_path;
     if (!s.probe_runtime.empty()) {

@@ -23,7 +23,7 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
                                     const SuiteRunRequest& request, std::ostream& log, std::ostream& out) {
     // A gate that cannot know its base ref is found out before anything is measured.
     if (request.gate)
-        if (auto ref = baseline_ref_from_environment(); !ref) return ref.error();
+        if (auto ref = baseline_ref_for_run(request.baseline_ref); !ref) return ref.error();
     auto first = perf::run_pair(suite, pair, log, out);
     if (!first) return first.error();
     PairResult result{*first, outcome_of(first->status)};
@@ -31,7 +31,8 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
     if (!request.gate || !first->status.ok() || first->csv.empty() || !first->row) return result;
 
     const ResultRow& row = *first->row;
-    auto gate_opts = gate_options(request.thresholds_dir, request.history_dir.empty() ? first->csv.parent_path() : request.history_dir, row.run_id);
+    auto gate_opts = gate_options(suite, pair.host, request, request.history_dir.empty() ? first->csv.parent_path() : request.history_dir,
+                                  row.run_id);
     if (!gate_opts) return gate_opts.error();
     auto& options = *gate_opts;
     options.report_missing = false;

@@ -15,7 +15,8 @@ Expected<Outcome> run_summary(const perf::Suite& suite, const perf::HostContext&
     auto csv = perf::results_file(request.results_dir, host.backend, host.host_tag, host.date,
                                   request.suffix.empty() ? suite.results_suffix : request.suffix);
     if (!csv) return csv.error();
-    auto gate_opts = detail::gate_options(request.thresholds_dir, request.history_dir.empty() ? csv->parent_path() : request.history_dir, host.run_id);
+    auto gate_opts = detail::gate_options(suite, host, request, request.history_dir.empty() ? csv->parent_path() : request.history_dir,
+                                          host.run_id);
     if (!gate_opts) return gate_opts.error();
     auto& options = *gate_opts;
     if (!std::filesystem::exists(*csv)) {
@@ -29,13 +30,6 @@ Expected<Outcome> run_summary(const perf::Suite& suite, const perf::HostContext&
         return Outcome::skip;
     }
     options.results = {csv->string()};
-    if (options.baseline_ref) {
-        // The pull-request guard: pairs of the baseline that this run dropped fail unless the
-        // suite as it is at the ref lacks them too.
-        auto at_ref = suite_pairs_at_ref(suite.path, *options.baseline_ref);
-        if (!at_ref) return at_ref.error();
-        options.pairs_at_ref = std::move(*at_ref);
-    }
     auto report = gates::run_gate(options);
     if (!report) return report.error();
     gates::TextStyle style;

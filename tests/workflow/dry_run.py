@@ -14,14 +14,16 @@ context built like GitHub's (matrix, github, steps). Scenarios:
      every committed row and add the new run once.
   2. pull request, same numbers: the merge base is found, the pair is gated against benchmarks/
      at that ref (unchanged), exit 0.
+The pull-request bypasses of issue 26 run on the same project in pull_request_bypasses.py.
   3. pull request whose runtime got 3x slower: the test step fails (ctest's exit code is the
      verdict) and the summary names the regression.
   4. pull request without a merge base: the merge-base step fails, nothing is measured.
   5. pull request that renames the pair in its own suite and is 3x slower: the renamed pair is
      new, but the baseline pair is missing while the suite at the merge base runs it: the test
      step fails (the pull-request guard, docs/gate.md).
-  6. an empty PERFGATE_BASELINE_REF (a failed merge-base step whose output was used anyway): the
-     perf tests fail with a message instead of gating against the working tree.
+  6. an empty base ref (a failed merge-base step whose output was used anyway): configuring fails
+     with a message instead of gating against the working tree; PERFGATE_BASELINE_REF in the
+     environment (where a test preset could set it) makes the perf tests fail.
   7. a run that recorded nothing: perf.gate.<suite> fails at a ref (skipped without one).
 usage: dry_run.py WORKFLOW PERFGATE_EXECUTABLE PERFGATE_SOURCE_DIR WORK_DIR
 """
@@ -38,6 +40,9 @@ import yaml
 
 WORKFLOW, PERFGATE, SOURCE, WORK = sys.argv[1:5]
 FAILURES = []
+# The stub's host is probed live (a measured suite), and this machine may be busy with other work:
+# the contention guard would skip every pair. What is tested here is the gate, not the guard.
+os.environ["PERFGATE_CONTENTION"] = "off"
 
 
 def check(condition, message):
@@ -179,10 +184,13 @@ def make_project(root):
     data = os.path.join(SOURCE, "perf", "tests", "data")
     suite = json.load(open(os.path.join(data, "stub-measured-suite.json")))
     suite["runtimes"][0]["binary"] = os.path.join(data, "stub-runtime.sh")
+    # The stub prints RECORDINGS/run.txt ($PERFGATE_FIXTURES): what the "runtime" measures is
+    # changed there (set_recording), never in the suite, whose workload is the pull request's.
+    suite["runtimes"][0]["args"] = ["print", "run.txt"]
+    suite["runtimes"][0]["env"] = {"PERFGATE_FIXTURES": RECORDINGS}
     os.makedirs(os.path.join(root, "perf", "suites"))
     json.dump(suite, open(os.path.join(root, "perf", "suites", "cpu.json"), "w"), indent=2)
     shutil.copytree(os.path.join(SOURCE, "thresholds"), os.path.join(root, "thresholds"))
-    machine = os.path.join(SOURCE, "probes", "tests", "data", "machines", "strixhalo-96g-mlxcel")
     with open(os.path.join(root, "CMakeLists.txt"), "w") as f:
         f.write(f"""cmake_minimum_required(VERSION 3.25)
 project(workflow_dry_run NONE)
@@ -191,10 +199,10 @@ list(APPEND CMAKE_MODULE_PATH "{SOURCE}/cmake")
 include(PerfgatePerfSuite)
 file(MAKE_DIRECTORY "${{CMAKE_BINARY_DIR}}/no-tools" "${{CMAKE_BINARY_DIR}}/cli")
 file(CREATE_LINK "{PERFGATE}" "${{CMAKE_BINARY_DIR}}/cli/perfgate" SYMBOLIC)
-# As the real presets: rows to PERFGATE_RESULTS_DIR (the workflow passes it), history benchmarks/.
+# As the real presets: rows to PERFGATE_RESULTS_DIR (the workflow passes it), history benchmarks/,
+# the host probed live (a measured suite; a recorded machine is refused at a base ref).
 perfgate_add_perf_suite(SUITE "${{CMAKE_SOURCE_DIR}}/perf/suites/cpu.json" BACKEND cpu GATE
-  RESULTS_DIR "${{PERFGATE_RESULTS_DIR}}" HISTORY_DIR "${{CMAKE_SOURCE_DIR}}/benchmarks"
-  SYSROOT "{machine}/root" TOOL_PATH "${{CMAKE_BINARY_DIR}}/no-tools")
+  RESULTS_DIR "${{PERFGATE_RESULTS_DIR}}" HISTORY_DIR "${{CMAKE_SOURCE_DIR}}/benchmarks")
 """)
     presets = {"version": 6,
                "configurePresets": [{"name": "cpu-perf", "generator": "Unix Makefiles",
@@ -211,14 +219,26 @@ perfgate_add_perf_suite(SUITE "${{CMAKE_SOURCE_DIR}}/perf/suites/cpu.json" BACKE
     return git
 
 
-def slow_down(suite_file, recording, model_name=None):
-    """Makes the suite's stub print `recording` (and renames its model when asked)."""
+RECORDINGS = os.path.join(WORK, "recordings")
+NORMAL_RECORDING = os.path.join(SOURCE, "tests", "fixtures", "probe-outputs",
+                                "mlxcel-generate_m1max_kubesimplify-blog.txt")
+
+
+def set_recording(slower=1.0, generated=None):
+    """What the stub runtime prints next: the recorded mlxcel output, `slower` times slower, with
+    `generated` tokens instead of the recording's 200 when given."""
+    text = open(NORMAL_RECORDING).read()
+    text = re.sub(r"= (\d+\.\d+) tok/s", lambda m: "= %.2f tok/s" % (float(m.group(1)) / slower), text)
+    text = re.sub(r"in (\d+\.\d+)s", lambda m: "in %.2fs" % (float(m.group(1)) * slower), text)
+    if generated is not None:
+        text = re.sub(r"Generated \d+ tokens", f"Generated {generated} tokens", text)
+    os.makedirs(RECORDINGS, exist_ok=True)
+    open(os.path.join(RECORDINGS, "run.txt"), "w").write(text)
+
+
+def edit_suite(suite_file, edit):
     suite = json.load(open(suite_file))
-    # The stub reads recordings from $PERFGATE_FIXTURES when they are not among its own.
-    suite["runtimes"][0]["args"] = ["print", os.path.basename(recording)]
-    suite["runtimes"][0]["env"] = {"PERFGATE_FIXTURES": WORK}
-    if model_name:
-        suite["models"][0]["name"] = model_name
+    edit(suite)
     json.dump(suite, open(suite_file, "w"), indent=2)
 
 
@@ -237,8 +257,12 @@ def main():
     check(not evaluate(job["if"], ctx_fork), "a fork's pull request does not run the job")
     configure = next(s["run"] for s in job["steps"] if s.get("name") == "Configure")
     check("-DPERFGATE_RESULTS_DIR=" in configure, "the results folder is passed to CMake")
+    check("-DPERFGATE_BASELINE_REF=" in configure, "the base ref is passed on the configure command line")
+    check("PERFGATE_BASELINE_REF" not in json.dumps([s.get("env", {}) for s in job["steps"]] + [job["env"]]),
+          "no step hands the base ref on through the environment (a test preset could override it)")
 
     project = os.path.join(WORK, "project")
+    set_recording()
     git = make_project(project)
 
     # 1. push to main: the first readings of this host.
@@ -285,8 +309,9 @@ def main():
     shutil.rmtree(os.path.join(project, "incoming"))
 
     # 2. pull request with the same numbers: gated at the merge base, unchanged.
-    sh("git switch -q -c feature && rm -rf build", project)
-    sh(f"{git} commit -q --allow-empty -m change", project)
+    # (A change of its own: a commit with the base's very files is refused as the base ref's twin.)
+    sh("git switch -q -c feature && rm -rf build && echo change > CHANGE", project)
+    sh(f"{git} add CHANGE && {git} commit -q -m change", project)
     pr = {"name": "pr", "event_name": "pull_request", "ref": "refs/pull/1/merge", "base_ref": "main"}
     outcomes, summary = run_job(job, project, pr, {})
     base = outcomes["base"]["outputs"].get("ref", "")
@@ -297,15 +322,9 @@ def main():
           "pr: the summary shows the pair unchanged against the baseline")
 
     # 3. pull request whose runtime is 3x slower: ctest fails, so the job fails.
-    slow = os.path.join(WORK, "slow-recording.txt")
-    text = open(os.path.join(SOURCE, "tests", "fixtures", "probe-outputs",
-                             "mlxcel-generate_m1max_kubesimplify-blog.txt")).read()
-    text = re.sub(r"= (\d+\.\d+) tok/s", lambda m: "= %.2f tok/s" % (float(m.group(1)) / 3), text)
-    text = re.sub(r"in (\d+\.\d+)s", lambda m: "in %.2fs" % (float(m.group(1)) * 3), text)
-    open(slow, "w").write(text)
+    set_recording(slower=3)
     suite_file = os.path.join(project, "perf", "suites", "cpu.json")
-    slow_down(suite_file, slow)
-    sh(f"rm -rf build && {git} commit -qam slower", project)
+    sh("rm -rf build", project)
     slow_pr = dict(pr, name="pr-slow")
     outcomes, summary = run_job(job, project, slow_pr, {"perf": "failure"})
     check(outcomes["perf"]["outcome"] == "failure", "regressed pr: the test step fails (ctest's exit code is the verdict)")
@@ -324,7 +343,7 @@ def main():
 
     # 5. pull request that renames the pair (and is slower): the baseline pair must not vanish.
     sh("git switch -q main && git switch -q -c rename && rm -rf build", project)
-    slow_down(suite_file, slow, model_name="small-renamed")
+    edit_suite(suite_file, lambda suite: suite["models"][0].update(name="small-renamed"))
     sh(f"{git} commit -qam 'rename the pair'", project)
     rename_pr = dict(pr, name="pr-rename")
     outcomes, summary = run_job(job, project, rename_pr, {"perf": "failure"})
@@ -332,23 +351,31 @@ def main():
     check(re.search(r"\| failed \| small \(", summary) is not None and "not run now" in summary,
           "renaming pr: the summary shows the baseline pair failed as not run now")
 
-    # 6. an empty PERFGATE_BASELINE_REF reaching ctest: the perf tests fail and say why.
-    r = subprocess.run(["bash", "-c", "cmake --preset cpu-perf -DPERFGATE_RESULTS_DIR=$PWD/build/empty-ref >/dev/null && "
+    # 6. an empty base ref (a failed merge-base step whose output was used anyway): configuring
+    # fails and says why; PERFGATE_BASELINE_REF in the environment makes the perf tests fail.
+    plain = {k: v for k, v in os.environ.items() if k != "PERFGATE_BASELINE_REF"}
+    r = subprocess.run(["bash", "-c", "cmake --preset cpu-perf -DPERFGATE_RESULTS_DIR=$PWD/build/empty-ref "
+                        "-DPERFGATE_BASELINE_REF="], cwd=project, env=plain, capture_output=True, text=True)
+    check(r.returncode != 0 and "PERFGATE_BASELINE_REF is empty" in r.stdout + r.stderr,
+          "empty base ref: configuring fails with a message")
+    r = subprocess.run(["bash", "-c", "rm -rf build/cpu-perf && cmake --preset cpu-perf -DPERFGATE_BASELINE_REF=main "
+                        "-DPERFGATE_RESULTS_DIR=$PWD/build/env-ref >/dev/null && "
                         "ctest --preset cpu-perf -L perf --output-on-failure"], cwd=project,
-                       env=dict(os.environ, PERFGATE_BASELINE_REF=""), capture_output=True, text=True)
-    check(r.returncode != 0 and "PERFGATE_BASELINE_REF is set but empty" in r.stdout + r.stderr,
-          "empty PERFGATE_BASELINE_REF: the perf tests fail with a message")
+                       env=dict(plain, PERFGATE_BASELINE_REF="main"), capture_output=True, text=True)
+    check(r.returncode != 0 and "PERFGATE_BASELINE_REF is set in the environment" in r.stdout + r.stderr,
+          "PERFGATE_BASELINE_REF in the environment: the perf tests fail with a message")
 
     # 7. a run that recorded nothing (no results file): at a ref the suite summary fails; without
     # one it is skipped, as before. The host facts of scenario 6's probe are reused.
-    gate_only = ("cmake --preset cpu-perf -DPERFGATE_RESULTS_DIR=$PWD/build/none-recorded >/dev/null && "
-                 "ctest --preset cpu-perf -R perf.gate --output-on-failure")
-    r = subprocess.run(["bash", "-c", gate_only], cwd=project, env=dict(os.environ, PERFGATE_BASELINE_REF="main"),
+    def gate_only(ref_option):
+        return (f"cmake --preset cpu-perf -DPERFGATE_RESULTS_DIR=$PWD/build/none-recorded {ref_option} >/dev/null && "
+                "ctest --preset cpu-perf -R perf.gate --output-on-failure")
+    r = subprocess.run(["bash", "-c", gate_only("-DPERFGATE_BASELINE_REF=main")], cwd=project, env=plain,
                        capture_output=True, text=True)
     check(r.returncode != 0 and "nothing was recorded: FAIL" in r.stdout + r.stderr,
           "nothing recorded at a ref: the suite summary fails")
-    plain = {k: v for k, v in os.environ.items() if k != "PERFGATE_BASELINE_REF"}
-    r = subprocess.run(["bash", "-c", gate_only], cwd=project, env=plain, capture_output=True, text=True)
+    r = subprocess.run(["bash", "-c", gate_only("-UPERFGATE_BASELINE_REF")], cwd=project, env=plain,
+                       capture_output=True, text=True)
     check(r.returncode == 0 and "Skipped" in r.stdout, "nothing recorded without a ref: the suite summary is skipped")
 
     print(f"workflow dry run: {len(FAILURES)} failed")

@@ -1,5 +1,6 @@
 #pragma once
 // The gate's entry points: on result files (perfgate gate) and on in-memory rows (the runner).
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -26,6 +27,9 @@ struct GateOptions {
     // at the ref does not run the pair either: these are that suite's (runtime, model) pairs. Unset:
     // the suite at the ref is unknown, and nothing excuses such a pair.
     std::optional<std::set<std::pair<std::string, std::string>>> pairs_at_ref;
+    // With baseline_ref: (runtime, model) pairs whose workload in the suite differs from the suite
+    // at the ref, with what changed ("generated_tokens 128 -> 127"); each such pair fails.
+    std::map<std::pair<std::string, std::string>, std::string> workload_changes;
     std::optional<std::string> catalog;         // model alias catalog (TSV)
     double prompt_tolerance = 0.10;             // relative prompt-length difference allowed
     long max_date_gap_days = 1;                 // cross-runtime comparisons: calendar days apart

@@ -11,6 +11,7 @@ namespace perfgate::gates {
 struct GitBlob {
     std::string path;  // relative to the repository root
     std::string object_id;
+    bool symlink = false;  // mode 120000: the blob is a link's target path, not a file's bytes
 };
 
 // Runs git with `args` in `work_dir`; returns stdout, or an Error with git's stderr.
@@ -18,6 +19,12 @@ Expected<std::string> run_git(const std::string& work_dir, const std::vector<std
 
 // Absolute path of the repository holding `dir`.
 Expected<std::string> git_toplevel(const std::string& dir);
+// The commit `rev` names (its full object id); an Error when it names none.
+Expected<std::string> git_commit_of(const std::string& repo_root, const std::string& rev);
+// The type of the entry at `repo_relative_path` in `ref`'s own tree: "tree", "blob", "link"
+// (a symbolic link), "commit" (a submodule), or "" when the path does not exist there.
+Expected<std::string> git_entry_type(const std::string& repo_root, const std::string& ref,
+                                     const std::string& repo_relative_path);
 // Files under `repo_relative_dir` at `ref` (recursively).
 Expected<std::vector<GitBlob>> git_list_files(const std::string& repo_root, const std::string& ref,
                                               const std::string& repo_relative_dir);

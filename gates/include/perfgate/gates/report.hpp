@@ -80,21 +80,25 @@ struct GateReport {
     std::string baseline_ref;
     // Set when the run compared nothing and that is not allowed (see EmptyRun): why the gate fails.
     std::string empty_run_failure;
+    // Failures of the run as a whole, not of one pair: a baseline at the base ref that the change
+    // removed (docs/gate.md, "Pull-request safety"). Any of them fails the gate.
+    std::vector<std::string> run_failures;
     std::size_t count(Verdict v) const;
 };
 
-// What a run that compared nothing means: every pair new, skipped or missing, or no pair at all
-// (a header-only results file, an empty or wrong benchmarks folder). Without a policy such a run
-// would pass with nothing checked.
+// What a run that compared nothing means: every pair new, skipped, missing or not comparable, or
+// no pair at all (a header-only results file, an empty or wrong benchmarks folder, a changed
+// workload). Without a policy such a run would pass with nothing checked.
 enum class EmptyRun {
     fail,       // perfgate gate: exit 1 with the reason, unless --allow-empty
     allow,      // perfgate gate --allow-empty: passes, with a note
-    first_run,  // the runner (per-pair gate, suite summary): passes when some pair is new ("first
-                // run: baseline recorded"); fails when nothing is new either (all skipped/missing)
+    first_run,  // the runner (per-pair gate, suite summary): passes when some pair is new or not
+                // comparable (its row is the first of a changed workload: "first run: baseline
+                // recorded"); fails when nothing was recorded either (all skipped/missing)
 };
 
-// True when no pair was judged against a baseline reading: every verdict is new, skipped or
-// missing, or there are no pairs.
+// True when no pair was judged against a baseline reading: every verdict is new, skipped, missing
+// or not comparable, or there are no pairs.
 bool compared_nothing(const GateReport& report);
 
 // Applies the policy to a finished report: a note, or `empty_run_failure`.
@@ -104,7 +108,11 @@ void apply_empty_run_policy(GateReport& report, EmptyRun policy);
 // first ("no pairs" when there are none); the summary every format states.
 std::string verdict_counts(const GateReport& report);
 
-// True when nothing regressed or failed and the run is not an empty run that fails. (Bad input is
+// Why the run as a whole fails: the empty-run failure and the run failures, in that order.
+std::vector<std::string> run_failure_lines(const GateReport& report);
+
+// True when nothing regressed or failed and the run is not an empty run that fails (nor has a run
+// failure). (Bad input is
 // no report: run_gate returns an Error instead.) cli/ turns this into exit 0 or 1.
 bool passed(const GateReport& report);
 

@@ -4,6 +4,7 @@
 // and records, then the gate judges the recorded row, and an inconclusive pair is measured again.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@ struct SuiteRunRequest {
     bool gate = false;                             // gate each recorded row against its baseline
     std::string thresholds_dir = "thresholds";
     std::filesystem::path history_dir;             // earlier CSVs to gate against; empty: results_dir
+    std::optional<std::string> baseline_ref;       // gate at this git ref (--baseline-ref; docs/ci.md)
     perf::ContentionMode contention = perf::ContentionMode::enforce;
     std::filesystem::path project_root;            // paths inside it are recorded relative to it
     bool color_log = false;                        // colour the per-pair gate reports on `log`
