@@ -64,6 +64,8 @@ const std::vector<Column>& schema_columns() {
         {"arm", &R::arm},
         {"timestamp", &R::timestamp},
         {"status", StatusField{}},
+        {"machine_id", &R::machine_id},
+        {"machine_fingerprint", &R::machine_fingerprint},
     };
     return columns;
 }

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <variant>
@@ -39,25 +40,41 @@ const std::vector<std::string>& perfgate_columns() {
 
 namespace {
 
-// The `arm` column (perfgate ab) came after the first perfgate files were written. A file of the
-// day started before it keeps its header, so rows of a normal run (no arm) are still appended to
-// it in its own layout; only an A/B row needs the new column.
-constexpr std::string_view kArmColumn = "arm";
+// perfgate's header grew after its first files were written: `arm` (perfgate ab), then
+// `machine_id` and `machine_fingerprint` (machine identity). A file of the day started before a
+// column keeps its header, and rows are appended to it in that file's own layout, the columns it
+// lacks left out. Only a row that needs a missing column is refused (an A/B row's arm); a row's
+// machine fields are dropped there, so it gates as the file's other rows do, without identity.
+// A layout is the list of today's columns its header lacks; the current one lacks none.
+using Layout = std::vector<std::string_view>;
 
-std::string header_line(bool with_arm) {
+const std::vector<Layout>& known_layouts() {
+    static const std::vector<Layout> layouts = {
+        {},                                                 // today's header
+        {"machine_id", "machine_fingerprint"},              // with arm, before machine identity
+        {"arm", "machine_id", "machine_fingerprint"},       // the first perfgate files
+    };
+    return layouts;
+}
+
+bool lacks(const Layout& layout, std::string_view column) {
+    return std::find(layout.begin(), layout.end(), column) != layout.end();
+}
+
+std::string header_line(const Layout& layout) {
     std::string line;
     for (const auto& name : perfgate_columns()) {
-        if (!with_arm && name == kArmColumn) continue;
+        if (lacks(layout, name)) continue;
         if (!line.empty()) line += ',';
         line += name;
     }
     return line;
 }
 
-std::string format_row(const ResultRow& row, bool with_arm) {
+std::string format_row(const ResultRow& row, const Layout& layout) {
     std::vector<std::string> fields;
     for (const auto& c : detail::schema_columns()) {
-        if (!with_arm && c.name == kArmColumn) continue;
+        if (lacks(layout, c.name)) continue;
         fields.push_back(escape_csv_field(detail::format_field(row, c.field)));
     }
     return fmt::format("{}\n", fmt::join(fields, ","));
@@ -65,9 +82,9 @@ std::string format_row(const ResultRow& row, bool with_arm) {
 
 }  // namespace
 
-std::string perfgate_header_line() { return header_line(true); }
+std::string perfgate_header_line() { return header_line(Layout{}); }
 
-std::string format_result_row(const ResultRow& row) { return format_row(row, true); }
+std::string format_result_row(const ResultRow& row) { return format_row(row, Layout{}); }
 
 namespace {
 
@@ -77,22 +94,23 @@ using detail::errno_text;
 using detail::write_all;
 
 // Reads the first line and the last byte of an existing file to check it is ours and whole.
-// Returns whether the file has the `arm` column (false: perfgate's header from before it).
-Expected<bool> check_existing(int fd, off_t size, const std::string& path) {
+// Returns the file's layout: one of perfgate's headers, today's or an older one.
+Expected<Layout> check_existing(int fd, off_t size, const std::string& path) {
     std::string head(static_cast<std::size_t>(std::min<off_t>(size, 8192)), '\0');
     if (::pread(fd, head.data(), head.size(), 0) != static_cast<ssize_t>(head.size()))
         return make_error(fmt::format("{}: cannot read the existing header: {}", path, errno_text()));
     auto nl = head.find('\n');
     std::string first = head.substr(0, nl);
     if (!first.empty() && first.back() == '\r') first.pop_back();
-    const bool with_arm = first == perfgate_header_line();
-    if (!with_arm && first != header_line(false))
+    const auto& layouts = known_layouts();
+    const auto layout = std::find_if(layouts.begin(), layouts.end(), [&](const Layout& l) { return first == header_line(l); });
+    if (layout == layouts.end())
         return make_error(fmt::format("{}:1: the existing file does not have perfgate's header; refusing to append "
                                       "perfgate rows to another schema (use a new file or a --suffix)", path));
     char last = 0;
     if (::pread(fd, &last, 1, size - 1) != 1 || last != '\n')
         return make_error(fmt::format("{}: the file does not end with a newline (a torn row?); refusing to append", path));
-    return with_arm;
+    return *layout;
 }
 
 }  // namespace
@@ -174,9 +192,9 @@ Expected<bool> create_with_rows(const std::string& path, const std::string& byte
     return true;
 }
 
-std::string rows_text(const std::vector<ResultRow>& rows, bool with_arm) {
+std::string rows_text(const std::vector<ResultRow>& rows, const Layout& layout) {
     std::string bytes;
-    for (const auto& row : rows) bytes += format_row(row, with_arm);
+    for (const auto& row : rows) bytes += format_row(row, layout);
     return bytes;
 }
 
@@ -192,7 +210,7 @@ Status append_results_locked(const std::string& path, const std::vector<ResultRo
             break;
         }
         if (attempt == 100) return make_error(fmt::format("{}: kept appearing and disappearing while being created", path));
-        auto created = create_with_rows(path, perfgate_header_line() + "\n" + rows_text(rows, true));
+        auto created = create_with_rows(path, perfgate_header_line() + "\n" + rows_text(rows, Layout{}));
         if (!created) return created.error();
         if (*created) return Ok{};
         // Another run created the file meanwhile: append to it like to any existing file.
@@ -202,7 +220,7 @@ Status append_results_locked(const std::string& path, const std::vector<ResultRo
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return make_error(fmt::format("{}: cannot stat: {}", path, errno_text()));
     std::string bytes;
-    bool with_arm = true;
+    Layout layout;
     if (st.st_size == 0) {
         // An empty file left by an earlier perfgate (which created the file before writing it).
         bytes = perfgate_header_line() + "\n";
@@ -211,13 +229,13 @@ Status append_results_locked(const std::string& path, const std::vector<ResultRo
         if (reader.get() < 0) return make_error(fmt::format("{}: cannot open for reading: {}", path, errno_text()));
         auto existing = check_existing(reader.get(), st.st_size, path);
         if (!existing) return existing.error();
-        with_arm = *existing;
+        layout = *existing;
     }
     for (const auto& row : rows)
-        if (!with_arm && !row.arm.empty())
+        if (lacks(layout, "arm") && !row.arm.empty())
             return make_error(fmt::format("{}:1: the file's header has no 'arm' column (written before perfgate ab); "
                                           "refusing to append A/B rows to it (use a new file or a --suffix)", path));
-    bytes += rows_text(rows, with_arm);
+    bytes += rows_text(rows, layout);
 
     if (auto w = write_all(fd.get(), bytes); !w) {
         // Take back the partial bytes so no reader ever sees a torn row.
