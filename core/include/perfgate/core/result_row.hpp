@@ -97,7 +97,7 @@ struct ResultRow {
     std::string command;               // the exact argument vector, space-joined for reading
     std::optional<double> cooldown_s;
     StatusToken status;
-    // The machine the row was measured on (docs/probes.md, "Machine identity"): a keyed one-way
+    // (Written after `arm`, before `timestamp`.) The machine the row was measured on (docs/probes.md, "Machine identity"): a keyed one-way
     // hash of the machine's ids, never the ids themselves, and a hash of what decides its speed.
     // Empty in every file written before these columns and in mlxcel's files.
     std::string machine_id;
