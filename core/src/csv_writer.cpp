@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <variant>
@@ -43,25 +43,41 @@ const std::vector<std::string>& perfgate_columns() {
 
 namespace {
 
-// The `arm` column (perfgate ab) came after the first perfgate files were written. A file of the
-// day started before it keeps its header, so rows of a normal run (no arm) are still appended to
-// it in its own layout; only an A/B row needs the new column.
-constexpr std::string_view kArmColumn = "arm";
+// perfgate's header grew after its first files were written: `arm` (perfgate ab), then
+// `machine_id` and `machine_fingerprint` (machine identity). A file of the day started before a
+// column keeps its header, and rows are appended to it in that file's own layout, the columns it
+// lacks left out. Only a row that needs a missing column is refused (an A/B row's arm); a row's
+// machine fields are dropped there, so it gates as the file's other rows do, without identity.
+// A layout is the list of today's columns its header lacks; the current one lacks none.
+using Layout = std::vector<std::string_view>;
 
-std::string header_line(bool with_arm) {
+const std::vector<Layout>& known_layouts() {
+    static const std::vector<Layout> layouts = {
+        {},                                                 // today's header
+        {"machine_id", "machine_fingerprint"},              // with arm, before machine identity
+        {"arm", "machine_id", "machine_fingerprint"},       // the first perfgate files
+    };
+    return layouts;
+}
+
+bool lacks(const Layout& layout, std::string_view column) {
+    return std::find(layout.begin(), layout.end(), column) != layout.end();
+}
+
+std::string header_line(const Layout& layout) {
     std::string line;
     for (const auto& name : perfgate_columns()) {
-        if (!with_arm && name == kArmColumn) continue;
+        if (lacks(layout, name)) continue;
         if (!line.empty()) line += ',';
         line += name;
     }
     return line;
 }
 
-std::string format_row(const ResultRow& row, bool with_arm) {
+std::string format_row(const ResultRow& row, const Layout& layout) {
     std::vector<std::string> fields;
     for (const auto& c : detail::schema_columns()) {
-        if (!with_arm && c.name == kArmColumn) continue;
+        if (lacks(layout, c.name)) continue;
         fields.push_back(escape_csv_field(detail::format_field(row, c.field)));
     }
     return fmt::format("{}\n", fmt::join(fields, ","));
@@ -69,9 +85,9 @@ std::string format_row(const ResultRow& row, bool with_arm) {
 
 }  // namespace
 
-std::string perfgate_header_line() { return header_line(true); }
+std::string perfgate_header_line() { return header_line(Layout{}); }
 
-std::string format_result_row(const ResultRow& row) { return format_row(row, true); }
+std::string format_result_row(const ResultRow& row) { return format_row(row, Layout{}); }
 
 namespace {
 
@@ -80,16 +96,17 @@ using detail::Fd;
 using detail::errno_text;
 using detail::write_all;
 
-// Checks that an existing file is perfgate's from its first line. Returns whether it has the `arm`
-// column (false: perfgate's header from before it).
-Expected<bool> check_header(std::string_view text, const std::string& path) {
+// Checks that an existing file is perfgate's from its first line. Returns the file's layout: one
+// of perfgate's headers, today's or an older one.
+Expected<Layout> check_header(std::string_view text, const std::string& path) {
     std::string first(text.substr(0, text.find('\n')));
     if (!first.empty() && first.back() == '\r') first.pop_back();
-    const bool with_arm = first == perfgate_header_line();
-    if (!with_arm && first != header_line(false))
+    const auto& layouts = known_layouts();
+    const auto layout = std::find_if(layouts.begin(), layouts.end(), [&](const Layout& l) { return first == header_line(l); });
+    if (layout == layouts.end())
         return make_error(fmt::format("{}:1: the existing file does not have perfgate's header; refusing to append "
                                       "perfgate rows to another schema (use a new file or a --suffix)", path));
-    return with_arm;
+    return *layout;
 }
 
 // The whole existing file, bounded like every result file perfgate reads.
@@ -190,9 +207,9 @@ Expected<bool> create_with_rows(const std::string& path, const std::string& byte
     return true;
 }
 
-std::string rows_text(const std::vector<ResultRow>& rows, bool with_arm) {
+std::string rows_text(const std::vector<ResultRow>& rows, const Layout& layout) {
     std::string bytes;
-    for (const auto& row : rows) bytes += format_row(row, with_arm);
+    for (const auto& row : rows) bytes += format_row(row, layout);
     return bytes;
 }
 
@@ -213,7 +230,7 @@ Expected<std::size_t> append_locked(const std::string& path, std::vector<ResultR
         }
         if (attempt == 100) return make_error(fmt::format("{}: kept appearing and disappearing while being created", path));
         if (rows.empty() && only_new_runs) return std::size_t{0};
-        auto created = create_with_rows(path, perfgate_header_line() + "\n" + rows_text(rows, true));
+        auto created = create_with_rows(path, perfgate_header_line() + "\n" + rows_text(rows, Layout{}));
         if (!created) return created.error();
         if (*created) return rows.size();
         // Another run created the file meanwhile: append to it like to any existing file.
@@ -223,7 +240,7 @@ Expected<std::size_t> append_locked(const std::string& path, std::vector<ResultR
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return make_error(fmt::format("{}: cannot stat: {}", path, errno_text()));
     std::string bytes;
-    bool with_arm = true;
+    Layout layout;
     if (st.st_size == 0) {
         // An empty file left by an earlier perfgate (which created the file before writing it).
         bytes = perfgate_header_line() + "\n";
@@ -236,7 +253,7 @@ Expected<std::size_t> append_locked(const std::string& path, std::vector<ResultR
         if (!text) return text.error();
         auto existing = check_header(*text, path);
         if (!existing) return existing.error();
-        with_arm = *existing;
+        layout = *existing;
         if (const std::size_t keep = complete_records_length(*text); keep != text->size()) {
             auto kept = cut_torn_tail(fd.get(), *text, keep, path);
             if (!kept) return kept.error();
@@ -252,10 +269,10 @@ Expected<std::size_t> append_locked(const std::string& path, std::vector<ResultR
         }
     }
     for (const auto& row : rows)
-        if (!with_arm && !row.arm.empty())
+        if (lacks(layout, "arm") && !row.arm.empty())
             return make_error(fmt::format("{}:1: the file's header has no 'arm' column (written before perfgate ab); "
                                           "refusing to append A/B rows to it (use a new file or a --suffix)", path));
-    bytes += rows_text(rows, with_arm);
+    bytes += rows_text(rows, layout);
     if (bytes.empty()) return std::size_t{0};
 
     if (auto w = write_all(fd.get(), bytes); !w) {

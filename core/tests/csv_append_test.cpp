@@ -110,10 +110,11 @@ TEST_CASE("the arm column: round-trips, and files from before it still read and 
     REQUIRE(f);
     CHECK(f->rows[0].arm == "head");
 
-    // A file of the day written before the column existed: perfgate's header without "arm".
+    // A file of the day written before the column existed: perfgate's header without "arm" (and
+    // without the machine columns, which came later still).
     std::string old_header;
     for (const auto& c : perfgate_columns())
-        if (c != "arm") old_header += (old_header.empty() ? "" : ",") + c;
+        if (c != "arm" && c != "machine_id" && c != "machine_fingerprint") old_header += (old_header.empty() ? "" : ",") + c;
     auto legacy = (temp_dir() / "legacy.csv").string();
     {
         std::ofstream out(legacy, std::ios::binary);
@@ -123,7 +124,7 @@ TEST_CASE("the arm column: round-trips, and files from before it still read and 
     auto g = read_results_csv(legacy);
     REQUIRE(g);
     CHECK(g->generation == CsvGeneration::Perfgate);
-    CHECK(g->header.size() == perfgate_columns().size() - 1);
+    CHECK(g->header.size() == perfgate_columns().size() - 3);
     REQUIRE(g->rows.size() == 1);
     CHECK(g->rows[0].arm.empty());
     CHECK(*g->rows[0].decode_tok_s == 2.0);
@@ -132,4 +133,45 @@ TEST_CASE("the arm column: round-trips, and files from before it still read and 
     REQUIRE_FALSE(refused);
     CHECK(refused.error().message.find("no 'arm' column") != std::string::npos);
     CHECK(read_results_csv(legacy)->rows.size() == 1);
+}
+
+TEST_CASE("the machine columns: after arm, status still last; round-trip; older files read and take rows", "[csv][append]") {
+    const auto& columns = perfgate_columns();
+    REQUIRE(columns.size() >= 6);
+    const std::vector<std::string> tail(columns.end() - 5, columns.end());
+    CHECK(tail == std::vector<std::string>{"arm", "machine_id", "machine_fingerprint", "timestamp", "status"});
+
+    auto path = (temp_dir() / "machine.csv").string();
+    fs::remove(path);
+    ResultRow measured = row("m1", 1.0);
+    measured.machine_id = "0123456789abcdef";
+    measured.machine_fingerprint = "fedcba9876543210";
+    REQUIRE(append_results_locked(path, {measured}));
+    auto f = read_results_csv(path);
+    REQUIRE(f);
+    REQUIRE(f->rows.size() == 1);
+    CHECK(f->rows[0].machine_id == "0123456789abcdef");
+    CHECK(f->rows[0].machine_fingerprint == "fedcba9876543210");
+
+    // A day's file started with the header from before the machine columns (arm already there):
+    // a normal row is appended in that layout, without its machine fields, and reads back.
+    std::string arm_header;
+    for (const auto& c : columns)
+        if (c != "machine_id" && c != "machine_fingerprint") arm_header += (arm_header.empty() ? "" : ",") + c;
+    auto legacy = (temp_dir() / "before-machine.csv").string();
+    {
+        std::ofstream out(legacy, std::ios::binary);
+        out << arm_header << '\n';
+    }
+    ResultRow head = measured;
+    head.arm = "head";
+    REQUIRE(append_results_locked(legacy, {measured, head}));
+    auto g = read_results_csv(legacy);
+    REQUIRE(g);
+    CHECK(g->header.size() == columns.size() - 2);
+    REQUIRE(g->rows.size() == 2);
+    CHECK(g->rows[0].machine_id.empty());
+    CHECK(g->rows[0].machine_fingerprint.empty());
+    CHECK(g->rows[1].arm == "head");
+    CHECK(*g->rows[0].decode_tok_s == 1.0);
 }

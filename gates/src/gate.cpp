@@ -11,10 +11,12 @@
 
 #include "perfgate/core/csv.hpp"
 #include "perfgate/core/host_tag_rule.hpp"
+#include "perfgate/core/text.hpp"
 #include "perfgate/gates/calendar.hpp"
 #include "perfgate/gates/decision.hpp"
 #include "history.hpp"
 #include "latest_run.hpp"
+#include "machine_history.hpp"
 #include "ref_rules.hpp"
 #include "perfgate/gates/noise_model.hpp"
 #include "perfgate/gates/thresholds.hpp"
@@ -214,6 +216,13 @@ public:
                 "with --baseline-ref a pair ok in the baseline that is missing fails)",
                 missing, missing == 1 ? "" : "s", missing == 1 ? "was" : "were"));
 
+        if (const auto n = report_.count(Verdict::new_machine); n > 0)
+            report_.notes.push_back(fmt::format(
+                "new machine: no verdict for {} (their history on this host tag comes from other machines); record "
+                "a baseline on this machine (`cmake --workflow --preset cpu-baseline` on a CPU host) or use "
+                "`perfgate ab`",
+                counted(n, "pair")));
+
         auto pr = sources_.pull_request_warnings(result_identities);
         if (!pr) return pr.error();
         for (auto& w : pr->warnings) report_.warnings.push_back(std::move(w));
@@ -287,9 +296,11 @@ private:
     }
 
     // Finds the baseline group of `g`: the explicit baseline, or the newest earlier file of the
-    // same series (backend or runtime) and host that has a reading of the pair.
+    // same series (backend or runtime) and host that has a reading of the pair on this machine
+    // (when the run knows its machine; readings of other machines go to `others`).
     Expected<std::pair<HistoryFile*, const SampleGroup*>> find_baseline(const SampleGroup& g,
-                                                                       const std::vector<std::string>& spellings) {
+                                                                       const std::vector<std::string>& spellings,
+                                                                       detail::OtherMachines& others) {
         if (explicit_) {
             const SampleGroup* b = match_in_file(*explicit_, g, false);
             if (!b) b = match_in_file(*explicit_, g, true);
@@ -303,8 +314,10 @@ private:
                 if (!mentions) return mentions.error();
                 if (!*mentions) continue;
                 if (auto st = BenchmarkHistory::load(*f, catalog_); !st) return st.error();
-                if (const SampleGroup* b = match_in_file(*f, g, false))
+                const SampleGroup* any = match_in_file(*f, g, false);
+                if (const SampleGroup* b = machines_.rows_of(any, detail::machine_of(g)))
                     return std::pair<HistoryFile*, const SampleGroup*>{f, b};
+                if (any) others.add(*any);
             }
         }
         return std::pair<HistoryFile*, const SampleGroup*>{nullptr, nullptr};
@@ -349,7 +362,7 @@ private:
                 if (!mentions) return mentions.error();
                 if (!*mentions) continue;
                 if (auto st = BenchmarkHistory::load(*f, catalog_); !st) return st.error();
-                const SampleGroup* h = match_in_file(*f, g, false);
+                const SampleGroup* h = machines_.rows_of(match_in_file(*f, g, false), detail::machine_of(g));
                 if (!h || h->ok_rows.empty()) continue;
                 // A run of another prompt length or decode budget is another workload, and one with
                 // other runtime flags (llama-bench -t 2 before the CPU thread default) another
@@ -367,11 +380,24 @@ private:
     Expected<PairReport> judge(const SampleGroup& g) {
         PairReport p = describe_current(g);
         const auto spellings = catalog_.spellings(g.raw_model);
-        auto found = find_baseline(g, spellings);
+        detail::OtherMachines others;
+        auto found = find_baseline(g, spellings, others);
         if (!found) return found.error();
         auto [file, b] = *found;
         const StatusToken now{g.status()};
 
+        if (!b && !others.empty() && now.ok()) {
+            // At a base ref a pull request's run must be compared with the base or fail (issue 26
+            // item 4): a machine without history there gives no verdict, so the pair fails.
+            if (options_.baseline_ref && !explicit_)
+                status_metrics(p, Verdict::failed,
+                               detail::new_machine_reason(g, detail::machine_of(g), others) + "; at base ref " +
+                                   *options_.baseline_ref + " a pull request's pair must be compared on its own machine "
+                                   "(run `perfgate ab` on one machine instead)",
+                               &g);
+            else status_metrics(p, Verdict::new_machine, detail::new_machine_reason(g, detail::machine_of(g), others), &g);
+            return p;
+        }
         if (!b) {
             std::string where = explicit_ ? explicit_->display_path
                                           : fmt::format("{} ({} files of {} on host {})", options_.baseline_ref
@@ -380,6 +406,10 @@ private:
                                                         g.series, g.series, g.host);
             std::string reason = fmt::format("no earlier reading of {} ({}, {}) in {}", g.raw_model, g.runtime,
                                              g.harness, where);
+            if (!others.empty())
+                reason = fmt::format("no earlier reading of {} ({}, {}) on machine {} in {}; its readings there come "
+                                     "from other machines",
+                                     g.raw_model, g.runtime, g.harness, detail::machine_of(g), where);
             if (now.is_fail()) status_metrics(p, Verdict::failed, now.text + " now, " + reason, &g);
             else if (now.is_skip()) status_metrics(p, Verdict::skipped, now.text + " now, " + reason, &g);
             else if (auto changed = workload_change(g)) status_metrics(p, Verdict::failed, *changed, &g);
@@ -397,6 +427,7 @@ private:
             return p;
         }
         matched_.insert(b);
+        matched_.insert(machines_.original(b));
         baseline_files_.insert(file);
         describe_baseline(p, *b);
         const StatusToken then{b->status()};
@@ -459,7 +490,9 @@ private:
             p.warnings.push_back(fmt::format("cross-runtime comparison: {} against {} on host {}", g.runtime, b->runtime,
                                              g.host));
         if (auto fp = detail::fingerprint_change(*b, g)) p.warnings.push_back(*fp);
-        if (then.ok() && now.ok()) {
+        // With a machine id the baseline is this machine's newest reading: another machine's newer
+        // reading supersedes nothing.
+        if (then.ok() && now.ok() && detail::machine_of(g).empty()) {
             auto sup = detail::superseded_baseline(history_, *file, *b, g.date(), spellings, catalog_);
             if (!sup) return sup.error();
             if (*sup) p.warnings.push_back(**sup);
@@ -487,9 +520,14 @@ private:
         }
         std::set<std::string> run_keys;
         for (const auto& g : groups_) run_keys.insert(g.model_key());
+        // A run that knows its machine misses only what this machine ran before.
+        std::string machine;
+        for (const auto& g : groups_)
+            if (machine.empty()) machine = detail::machine_of(g);
         for (HistoryFile* f : primaries) {
             for (const auto& b : f->groups) {
                 if (matched_.count(&b) || run_keys.count(b.model_key())) continue;
+                if (!machines_.rows_of(&b, machine)) continue;
                 PairReport p = describe_pair(b);
                 describe_baseline(p, b);
                 const std::string what = fmt::format("in the baseline ({}, {}), not run now", b.source(), b.status());
@@ -534,6 +572,7 @@ private:
     BenchmarkHistory history_;
     std::unique_ptr<HistoryFile> explicit_;
     std::set<const SampleGroup*> matched_;
+    detail::MachineFilter machines_;
     std::set<HistoryFile*> baseline_files_;
 };
 

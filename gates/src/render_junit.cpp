@@ -67,7 +67,8 @@ std::string render_junit(const GateReport& report) {
                                               p.current_source.empty() ? "(in memory)" : p.current_source,
                                               p.baseline_source.empty() ? "(none)" : p.baseline_source));
             } else if (m.verdict == Verdict::skipped || m.verdict == Verdict::missing ||
-                       m.verdict == Verdict::new_pair || m.verdict == Verdict::not_comparable) {
+                       m.verdict == Verdict::new_pair || m.verdict == Verdict::new_machine ||
+                       m.verdict == Verdict::not_comparable) {
                 ++skipped;
                 set_attribute(add_element(testcase, "skipped"), "message", detail_text);
             } else {

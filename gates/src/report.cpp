@@ -17,6 +17,7 @@ const char* to_string(Verdict v) {
         case Verdict::not_comparable: return "not comparable";
         case Verdict::missing: return "missing";
         case Verdict::skipped: return "skipped";
+        case Verdict::new_machine: return "new machine";
         case Verdict::new_pair: return "new";
         case Verdict::improved: return "improved";
         case Verdict::unchanged: return "unchanged";
@@ -33,8 +34,8 @@ std::size_t GateReport::count(Verdict v) const {
 
 bool compared_nothing(const GateReport& report) {
     return std::all_of(report.pairs.begin(), report.pairs.end(), [](const PairReport& p) {
-        return p.verdict == Verdict::new_pair || p.verdict == Verdict::skipped || p.verdict == Verdict::missing ||
-               p.verdict == Verdict::not_comparable;
+        return p.verdict == Verdict::new_pair || p.verdict == Verdict::new_machine || p.verdict == Verdict::skipped ||
+               p.verdict == Verdict::missing || p.verdict == Verdict::not_comparable;
     });
 }
 
@@ -44,8 +45,10 @@ void apply_empty_run_policy(GateReport& report, EmptyRun policy) {
     // A pair not comparable with its baseline (another workload) recorded the first row of its new
     // workload: for the runner's first-run rule it counts as recorded, never as compared.
     const std::size_t changed = report.count(Verdict::not_comparable);
+    const std::size_t new_machine = report.count(Verdict::new_machine);
     const std::string counts =
-        fmt::format("{}: {} new, {} skipped, {} missing{}", counted(report.pairs.size(), "pair"), fresh,
+        fmt::format("{}: {} new, {}{} skipped, {} missing{}", counted(report.pairs.size(), "pair"), fresh,
+                    new_machine > 0 ? fmt::format("{} new machine, ", new_machine) : std::string(),
                     report.count(Verdict::skipped), report.count(Verdict::missing),
                     changed == 0 ? std::string() : fmt::format(", {} not comparable", changed));
     switch (policy) {
@@ -53,6 +56,9 @@ void apply_empty_run_policy(GateReport& report, EmptyRun policy) {
             report.notes.push_back("nothing was compared with a baseline (" + counts + "); accepted by --allow-empty");
             return;
         case EmptyRun::first_run:
+            // A new machine measured its pairs and says why it cannot judge them (Gate::run's
+            // note tells how to get a verdict): that is no failure of the run.
+            if (new_machine > 0) return;
             if (fresh + changed > 0) {
                 report.notes.push_back(fmt::format(
                     "first run: baseline recorded ({}, nothing to compare yet)",
@@ -78,8 +84,9 @@ std::string verdict_counts(const GateReport& report) {
         const std::size_t n = report.count(verdict);
         if (n == 0) continue;
         // "1 new pair" reads better than "1 pair new"; every other verdict follows the noun.
-        const std::string part = verdict == Verdict::new_pair ? counted(n, "new pair")
-                                                              : counted(n, "pair") + " " + to_string(verdict);
+        const std::string part = verdict == Verdict::new_pair      ? counted(n, "new pair")
+                                 : verdict == Verdict::new_machine ? counted(n, "pair") + " new machine (no verdict)"
+                                                                   : counted(n, "pair") + " " + to_string(verdict);
         parts.push_back(part);
     }
     return parts.empty() ? "no pairs" : fmt::format("{}", fmt::join(parts, ", "));

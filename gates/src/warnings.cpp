@@ -24,6 +24,16 @@ std::optional<std::string> fingerprint_change(const SampleGroup& baseline, const
         if (x.empty() || y.empty() || x == y) continue;
         changes.push_back(fmt::format("{} {} -> {}", f.name, x, y));
     }
+    // The machine fingerprint (docs/probes.md) is compared only for one machine: the gate judges a
+    // run that knows its machine against that machine's rows alone. The kernel and CPU are named
+    // when they are what changed; the other fields are in the hash only.
+    if (!b.machine_fingerprint.empty() && !c.machine_fingerprint.empty() && b.machine_fingerprint != c.machine_fingerprint &&
+        b.machine_id == c.machine_id) {
+        changes.push_back(fmt::format("machine fingerprint {} -> {} on machine {}", b.machine_fingerprint,
+                                      c.machine_fingerprint, c.machine_id));
+        if (b.kernel != c.kernel) changes.push_back(fmt::format("kernel {} -> {}", b.kernel, c.kernel));
+        if (b.cpu_model != c.cpu_model) changes.push_back(fmt::format("cpu {} -> {}", b.cpu_model, c.cpu_model));
+    }
     if (changes.empty()) return std::nullopt;
     return fmt::format("fingerprint changed since the baseline: {}", fmt::join(changes, ", "));
 }

@@ -9,7 +9,8 @@
 namespace perfgate::gates::detail {
 
 // "fingerprint changed: hardware A -> B, ..." when driver, ROCm/HIP, CUDA or hardware strings differ
-// between the two sides (fields empty on either side are not compared).
+// between the two sides (fields empty on either side are not compared), or when one machine's
+// machine_fingerprint changed (a new kernel, CPU microcode, driver).
 std::optional<std::string> fingerprint_change(const SampleGroup& baseline, const SampleGroup& current);
 
 // A newer reading of the baseline's model, host and harness, in another CSV dated after the

@@ -66,6 +66,8 @@ Status write_host_context(const std::filesystem::path& path, const HostContext& 
     j["driver_version"] = h.driver_version;
     j["os"] = h.os;
     j["kernel"] = h.kernel;
+    j["machine_id"] = h.machine_id;
+    j["machine_fingerprint"] = h.machine_fingerprint;
     j["date"] = h.date;
     j["run_id"] = h.run_id;
     j["replay"] = h.replay;
@@ -108,6 +110,8 @@ Expected<HostContext> read_host_context(const std::filesystem::path& path) {
     h.driver_version = get_text(j, "driver_version");
     h.os = get_text(j, "os");
     h.kernel = get_text(j, "kernel");
+    h.machine_id = get_text(j, "machine_id");
+    h.machine_fingerprint = get_text(j, "machine_fingerprint");
     h.date = get_text(j, "date");
     h.run_id = get_text(j, "run_id");
     h.replay = get_text(j, "replay");

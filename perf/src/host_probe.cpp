@@ -47,6 +47,8 @@ Expected<HostContext> probe_host_context(const HostProbeOptions& options) {
     h.driver_version = f.driver_version.value_or("");
     h.os = f.os.value_or("");
     h.kernel = f.kernel.value_or("");
+    h.machine_id = f.machine_id.value_or("");
+    h.machine_fingerprint = f.machine_fingerprint;
     if (options.sysroot != "/") h.replay = options.sysroot;
     return h;
 }

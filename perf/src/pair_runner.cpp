@@ -141,6 +141,8 @@ ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel&
     row.format = rt.format.empty() ? model.format : rt.format;
     row.synthetic = !model.forge_spec.empty();
     row.run_id = host.run_id;
+    row.machine_id = host.machine_id;
+    row.machine_fingerprint = host.machine_fingerprint;
     return row;
 }
 

@@ -180,6 +180,7 @@ Observations collect_observations(const ProbeOptions& options) {
     // Linux is recognised by /proc/meminfo under the sysroot; otherwise ask macOS's sysctl.
     if (root.exists("proc/meminfo")) {
         read_linux_files(root, obs);
+        obs.machine = read_machine_observations(root);
         collect_linux_gpu_tools(ctx, root);
     } else {
         collect_macos(ctx);

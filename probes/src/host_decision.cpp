@@ -245,6 +245,12 @@ HostFacts decide_host_facts(const Observations& obs, const HeadroomChoice& headr
         f.headroom_source = fmt::format("{}/{}.json", headroom.thresholds_dir, f.host_tag);
     }
     if (f.device_memory_bytes) f.usable_memory_bytes = apply_headroom(*f.device_memory_bytes, f.headroom_factor);
+
+    f.machine_id = machine_id(obs.machine, &f.machine_id_sources);
+    const SpeedFacts speed{to_string(f.backend), f.cpu_model,   f.device_name,  f.device_arch,
+                           f.kernel,              f.driver_version, f.cuda_version, f.rocm_version,
+                           f.host_memory_bytes,   f.device_memory_bytes};
+    f.machine_fingerprint = machine_fingerprint(speed, obs.machine);
     return f;
 }
 

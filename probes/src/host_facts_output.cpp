@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "perfgate/core/json_optional.hpp"
 
@@ -39,6 +40,9 @@ nlohmann::json to_json(const HostFacts& f) {
         {"kernel", f.kernel},
         {"cpu_model", f.cpu_model},
         {"host_memory_bytes", f.host_memory_bytes},
+        {"machine_id", f.machine_id},
+        {"machine_id_sources", f.machine_id_sources},
+        {"machine_fingerprint", f.machine_fingerprint},
         {"warnings", f.warnings},
     };
 }
@@ -57,6 +61,9 @@ std::string to_summary(const HostFacts& f) {
                      f.os.value_or("unknown OS"), f.kernel.value_or("unknown"));
     if (f.rocm_version || f.hip_version) s += fmt::format("rocm     {} (HIP {})\n", f.rocm_version.value_or("unknown"), f.hip_version.value_or("unknown"));
     if (f.cuda_version || f.driver_version) s += fmt::format("driver   {}{}\n", f.driver_version.value_or("unknown"), f.cuda_version ? ", CUDA " + *f.cuda_version : "");
+    s += fmt::format("machine  id {} (from {}), fingerprint {}\n", f.machine_id.value_or("unknown"),
+                     f.machine_id_sources.empty() ? "no readable source" : fmt::format("{}", fmt::join(f.machine_id_sources, ", ")),
+                     f.machine_fingerprint);
     for (const auto& w : f.warnings) s += "warning: " + w + "\n";
     return s;
 }

@@ -97,6 +97,11 @@ struct ResultRow {
     std::string command;               // the exact argument vector, space-joined for reading
     std::optional<double> cooldown_s;
     StatusToken status;
+    // (Written after `arm`, before `timestamp`.) The machine the row was measured on (docs/probes.md, "Machine identity"): a keyed one-way
+    // hash of the machine's ids, never the ids themselves, and a hash of what decides its speed.
+    // Empty in every file written before these columns and in mlxcel's files.
+    std::string machine_id;
+    std::string machine_fingerprint;
 
     // Where the row came from, for error messages and reports (not written).
     std::string source_file;

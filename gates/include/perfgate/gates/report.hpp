@@ -16,11 +16,13 @@ enum class Verdict {
     not_comparable,  // a baseline exists but cannot be compared; `reason` says why
     missing,         // in the baseline, not run now
     skipped,         // SKIP: now
+    new_machine,     // the current run knows its machine, and the pair's history comes from other
+                     // machines only: measured, not judged (docs/gate.md, "Machines")
     new_pair,        // no baseline reading at all
     improved,
     unchanged,
 };
-const char* to_string(Verdict v);  // "failed", "regressed", ..., "new", ...
+const char* to_string(Verdict v);  // "failed", "regressed", ..., "new machine", "new", ...
 bool fails_gate(Verdict v);        // failed and regressed
 
 struct MetricCheck {
@@ -94,11 +96,12 @@ enum class EmptyRun {
     allow,      // perfgate gate --allow-empty: passes, with a note
     first_run,  // the runner (per-pair gate, suite summary): passes when some pair is new or not
                 // comparable (its row is the first of a changed workload: "first run: baseline
-                // recorded"); fails when nothing was recorded either (all skipped/missing)
+                // recorded"), or new on this machine ("new machine: no verdict"); fails when
+                // nothing was recorded either (all skipped/missing)
 };
 
-// True when no pair was judged against a baseline reading: every verdict is new, skipped, missing
-// or not comparable, or there are no pairs.
+// True when no pair was judged against a baseline reading: every verdict is new, new machine,
+// skipped, missing or not comparable, or there are no pairs.
 bool compared_nothing(const GateReport& report);
 
 // Applies the policy to a finished report: a note, or `empty_run_failure`.

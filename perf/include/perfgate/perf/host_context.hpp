@@ -26,6 +26,8 @@ struct HostContext {
     std::string cpu_model;
     std::optional<int> cpu_cores;      // physical cores this process may use (the default -t of a cpu suite)
     std::string rocm_version, hip_version, cuda_version, driver_version, os, kernel;
+    std::string machine_id;            // the probe's keyed hashes (docs/probes.md, "Machine identity");
+    std::string machine_fingerprint;   // empty when unknown: the gate then keeps one history per host tag
     std::string date;                  // YYYY-MM-DD, taken once per run
     std::string run_id;
     std::string replay;                // non-empty: the facts were replayed from this recording

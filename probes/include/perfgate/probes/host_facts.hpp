@@ -37,6 +37,10 @@ struct HostFacts {
     std::optional<std::string> kernel;
     std::optional<std::string> cpu_model;
     std::optional<std::uint64_t> host_memory_bytes;
+    // Which machine this is and what decides its speed (machine_identity.hpp): keyed hashes only.
+    std::optional<std::string> machine_id;         // nullopt when no id source could be read
+    std::vector<std::string> machine_id_sources;   // the sources' names ("etc/machine-id"), never values
+    std::string machine_fingerprint;
     std::vector<std::string> warnings;
 };
 

@@ -8,6 +8,7 @@
 
 #include "perfgate/probes/amd_smi.hpp"
 #include "perfgate/probes/llama_cpp.hpp"
+#include "perfgate/probes/machine_identity.hpp"
 #include "perfgate/probes/metal_init.hpp"
 #include "perfgate/probes/mlxcel.hpp"
 #include "perfgate/probes/nvidia_smi.hpp"
@@ -44,6 +45,7 @@ struct Observations {
     std::optional<std::string> kernel;
     std::optional<std::string> cpu_model;
     std::optional<std::uint64_t> host_memory_bytes;
+    MachineObservations machine;  // hashed into machine_id and machine_fingerprint, never reported
     std::vector<std::string> warnings;
 };
 

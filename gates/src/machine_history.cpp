@@ -1,0 +1,66 @@
+#include "machine_history.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "perfgate/core/stats.hpp"
+#include "perfgate/core/text.hpp"
+
+namespace perfgate::gates::detail {
+
+std::string machine_of(const SampleGroup& group) {
+    if (!group.ok_rows.empty() && !group.ok_rows.front()->machine_id.empty()) return group.ok_rows.front()->machine_id;
+    return group.rows.empty() ? std::string() : group.first().machine_id;
+}
+
+const SampleGroup* MachineFilter::rows_of(const SampleGroup* group, const std::string& machine) {
+    if (!group || machine.empty()) return group;
+    SampleGroup view = *group;
+    std::erase_if(view.rows, [&](const ResultRow* r) { return r->machine_id != machine; });
+    std::erase_if(view.ok_rows, [&](const ResultRow* r) { return r->machine_id != machine; });
+    if (view.rows.empty()) return nullptr;
+    if (view.rows.size() == group->rows.size()) return group;  // all of it is this machine's
+    views_.push_back(std::move(view));
+    cut_from_[&views_.back()] = group;
+    return &views_.back();
+}
+
+const SampleGroup* MachineFilter::original(const SampleGroup* group) const {
+    auto it = cut_from_.find(group);
+    return it == cut_from_.end() ? group : it->second;
+}
+
+void OtherMachines::add(const SampleGroup& group) {
+    for (const ResultRow* r : group.rows) {
+        if (r->machine_id.empty()) ++rows_without_id;
+        else ids.insert(r->machine_id);
+    }
+    if (latest_source.empty()) latest_source = group.source();  // groups arrive newest first
+}
+
+namespace {
+std::string measured(const SampleGroup& now) {
+    std::vector<std::string> parts;
+    for (const auto& metric : gated_metrics()) {
+        const auto samples = now.samples(metric);
+        if (!samples.empty()) parts.push_back(fmt::format("{} {:.2f}", metric, median(samples)));
+    }
+    return parts.empty() ? "no reading" : fmt::format("{}", fmt::join(parts, ", "));
+}
+}  // namespace
+
+std::string new_machine_reason(const SampleGroup& now, const std::string& machine, const OtherMachines& others) {
+    std::vector<std::string> from;
+    if (!others.ids.empty()) from.push_back(fmt::format("machine {}", fmt::join(others.ids, ", ")));
+    if (others.rows_without_id > 0)
+        from.push_back(fmt::format("{} without a machine id (recorded before perfgate knew machines)",
+                                   counted(others.rows_without_id, "row")));
+    return fmt::format(
+        "new machine: no verdict. Measured {} on machine {}; the history of this pair on host {} comes from other "
+        "machines only ({}; newest {}), and another machine's speed says nothing about a change here. To get a "
+        "verdict, record a baseline on this machine (`cmake --workflow --preset cpu-baseline` on a CPU host, "
+        "docs/runner.md) or compare two builds on it with `perfgate ab`",
+        measured(now), machine, now.host, fmt::join(from, "; "), others.latest_source);
+}
+
+}  // namespace perfgate::gates::detail

@@ -1,0 +1,47 @@
+#pragma once
+// History per machine (docs/gate.md, "Machines"). A host tag names a kind of host, and two
+// machines with one tag can differ by far more than any threshold. When the current run knows its
+// machine_id, only rows of that machine are its history; rows of other machines, and rows without
+// an id, are kept out of both the reference and the noise. Without an id on the current run,
+// nothing changes: all rows of the host tag are one history, as they always were.
+#include <cstddef>
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+
+#include "perfgate/gates/samples.hpp"
+
+namespace perfgate::gates::detail {
+
+// The machine_id of a group's rows (the first ok row's, else the first row's); empty when unknown.
+std::string machine_of(const SampleGroup& group);
+
+// Views of history groups cut down to one machine's rows. The views live as long as the filter.
+class MachineFilter {
+public:
+    // `group` itself when `machine` is empty; else a view holding only that machine's rows, or
+    // nullptr when the group has none.
+    const SampleGroup* rows_of(const SampleGroup* group, const std::string& machine);
+    // The history group a view was cut from (the group itself when it is no view).
+    const SampleGroup* original(const SampleGroup* group) const;
+
+private:
+    std::deque<SampleGroup> views_;
+    std::map<const SampleGroup*, const SampleGroup*> cut_from_;
+};
+
+// What the history of a pair holds from machines other than the current one.
+struct OtherMachines {
+    std::set<std::string> ids;          // known machine ids
+    std::size_t rows_without_id = 0;    // rows of files from before machine identity (or mlxcel's)
+    std::string latest_source;          // file:line of the newest such reading
+    void add(const SampleGroup& group);
+    bool empty() const { return ids.empty() && rows_without_id == 0; }
+};
+
+// The reason of a `new machine` verdict: what was measured, where the history came from, and how
+// to get a verdict on this machine.
+std::string new_machine_reason(const SampleGroup& now, const std::string& machine, const OtherMachines& others);
+
+}  // namespace perfgate::gates::detail
