@@ -135,7 +135,7 @@ TEST_CASE("the arm column: round-trips, and files from before it still read and 
     CHECK(read_results_csv(legacy)->rows.size() == 1);
 }
 
-TEST_CASE("the machine columns: after arm, status still last; round-trip; older files read and take rows", "[csv][append]") {
+TEST_CASE("the machine columns: after arm, status still last, round-trip, older files read and take rows", "[csv][append]") {
     const auto& columns = perfgate_columns();
     REQUIRE(columns.size() >= 6);
     const std::vector<std::string> tail(columns.end() - 5, columns.end());

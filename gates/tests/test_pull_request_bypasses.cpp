@@ -130,7 +130,7 @@ TEST_CASE("item 1: at a base ref a pair that is not comparable, or whose suite w
     CHECK(changed->count(Verdict::failed) == 1);
 }
 
-TEST_CASE("item 2: a symlinked benchmarks/ does not redirect what is read at the ref; removed baselines fail",
+TEST_CASE("item 2: a symlinked benchmarks/ does not redirect what is read at the ref, removed baselines fail",
           "[gates][pull_request]") {
     testing::TempDir tmp;
     const std::string repo = tmp.sub("repo");

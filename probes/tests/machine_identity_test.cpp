@@ -91,7 +91,7 @@ TEST_CASE("the constructed VM: an id from machine-id and product_uuid, stable, a
     CHECK(to_summary(f).find("machine  id " + *f.machine_id) != std::string::npos);
 }
 
-TEST_CASE("different inputs, different ids; what decides speed moves the fingerprint only", "[probes][machine]") {
+TEST_CASE("different inputs, different ids, what decides speed moves the fingerprint only", "[probes][machine]") {
     const auto base = probe_machine("cpu-vm-ids");
     REQUIRE(base.machine_id);
 

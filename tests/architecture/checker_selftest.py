@@ -47,6 +47,13 @@ class CheckerTest(unittest.TestCase):
         self.assertIn("core/src/b.cpp:1: includes tests/support", result.stdout)
         self.assertNotIn("core/tests/t.cpp", result.stdout)
 
+    def test_semicolon_in_a_test_name(self):
+        r = check({"core/tests/a_test.cpp": 'x\nTEST_CASE("one thing; another", "[core]") {}\n'})
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("core/tests/a_test.cpp:2: the test name holds ';'", r.stdout)
+        r = check({"core/tests/a_test.cpp": 'TEST_CASE("one thing, another", "[core]") {}\n'})
+        self.assertEqual(r.returncode, 0, r.stdout)
+
     def test_long_cli_file(self):
         result = check({"cli/x_command.cpp": "int x;\n" * 121})
         self.assertEqual(result.returncode, 1)
