@@ -12,6 +12,7 @@
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 
+#include "adopted_processes.hpp"
 #include "output_capture.hpp"
 #include "perfgate/core/search_path.hpp"
 
@@ -63,6 +64,10 @@ Expected<ProcessResult> run_process(const ProcessRequest& request) {
     const bool merge = request.merge_stderr;
 
     ProcessResult result;
+    // Descendants that leave the group (setsid) come back to us as children once their parents
+    // are gone; the children we had before are not the run's.
+    detail::become_subreaper();
+    const auto children_before = detail::our_children();
     bp::pipe out_pipe, err_pipe;
     const auto start = Clock::now();
     std::error_code launch_error;
@@ -118,8 +123,10 @@ Expected<ProcessResult> run_process(const ProcessRequest& request) {
             exited = true;
         }
     }
-    // Leftovers of the group (a grandchild that outlived its parent) go too.
+    // Leftovers of the group (a grandchild that outlived its parent) go too, and so does every
+    // descendant that left the group and was handed to us, with its own group.
     ::kill(-pid, SIGKILL);
+    detail::kill_adopted_children(children_before);
     g_active_group.store(0);
     const auto drain_deadline = Clock::now() + std::chrono::seconds(2);
     while ((out.fd >= 0 || err.fd >= 0) && Clock::now() < drain_deadline)

@@ -93,6 +93,27 @@ TEST_CASE("a grandchild left behind by a finished child is killed and does not h
     CHECK(test::process_gone_within(grandchild, std::chrono::milliseconds(1000)));
 }
 
+TEST_CASE("a descendant that left the process group with setsid is killed too", "[process]") {
+    // Issue 26: such a process was out of reach of the group kill and outlived the run. Its parent
+    // exits first, so it is handed to perfgate (the subreaper), found among our children and killed.
+    const auto dir = test::fresh_dir("process", "setsid");
+    const auto pid_file = dir / "escaped.pid";
+    ProcessRequest r;
+    r.program = script(dir, "escape",
+                       "setsid sh -c 'echo $$ > \"$1\"; exec sleep 30' sh \"$1\" < /dev/null > /dev/null 2>&1 &\n"
+                       "while [ ! -s \"$1\" ]; do sleep 0.05; done\necho started")
+                    .string();
+    r.args = {pid_file.string()};
+    r.timeout = std::chrono::seconds(20);
+    const auto res = run_process(r);
+    REQUIRE(res);
+    CHECK(res->exit_code == 0);
+    int escaped = 0;
+    std::ifstream(pid_file) >> escaped;
+    REQUIRE(escaped > 0);
+    CHECK(test::process_gone_within(escaped, std::chrono::milliseconds(1000)));
+}
+
 TEST_CASE("capture over the bound keeps the head and the tail with the mark between", "[process]") {
     const auto dir = test::fresh_dir("process", "bound");
     ProcessRequest r;

@@ -470,11 +470,21 @@ private:
                 // comparison at all; one side without it is still reported as not comparable.
                 if (before.empty() && now.empty() && !p.metrics.empty()) continue;
                 Threshold t = set.lookup(metric, g.model, g.runtime);
+                // One run is one piece of evidence, however many history files hold its rows (a
+                // copied or merged file): counted twice, it narrowed the noise and flipped a -7%
+                // from inconclusive to regressed (issue 26 item 16).
                 std::vector<RunLevel> levels;
-                for (const SampleGroup* h : *history) {
-                    auto runs = run_levels(*h, metric);
-                    levels.insert(levels.end(), runs.begin(), runs.end());
-                }
+                std::set<std::string> seen;
+                std::vector<std::string> repeated;
+                for (const SampleGroup* h : *history)
+                    for (auto& run : run_levels(*h, metric)) {
+                        if (seen.insert(run.run).second) levels.push_back(std::move(run));
+                        else repeated.push_back(run.run);
+                    }
+                if (!repeated.empty() && metric == gated_metrics().front())
+                    p.warnings.push_back(fmt::format("run {} appears in more than one history file of {} {}; each run "
+                                                     "is counted once",
+                                                     fmt::join(repeated, ", "), g.runtime, g.raw_model));
                 if (levels.size() > options_.history_runs)
                     levels.erase(levels.begin(), levels.end() - static_cast<long>(options_.history_runs));
                 const auto latest = levels.empty() ? std::vector<double>{} : run_samples(*b, metric, levels.back().run);

@@ -257,3 +257,36 @@ TEST_CASE("hunyuan-13b: decode fell by two thirds while 128 tokens became 100 ->
     CHECK(q->verdict == Verdict::not_comparable);
     CHECK_THAT(q->reason, Catch::Contains("generated token counts"));
 }
+
+TEST_CASE("a run whose rows are in two history files counts once (issue 26 item 16)", "[gates][hardening]") {
+    // Six runs of one pair, 100 tok/s give or take 0.5%, in the day's file; four of them also in a
+    // copy under another name. Counted twice they made ten runs of a narrower spread.
+    TempDir tmp;
+    const double levels[] = {100.0, 100.4, 99.6, 100.2, 99.8, 100.1};
+    std::vector<ResultRow> rows;
+    for (int i = 0; i < 6; ++i) {
+        ResultRow r = perfgate::test::make_row({.model = "qwen3-0.6b", .decode_tok_s = levels[i]});
+        r.run_id = fmt::format("run-{}", i);
+        r.timestamp = fmt::format("2026-11-29T10:0{}:00Z", i);
+        rows.push_back(r);
+    }
+    perfgate::test::write_perfgate_csv(tmp.sub("bench/cpu_cpu-epyc_2026-11-29.csv"), rows);
+    perfgate::test::write_perfgate_csv(tmp.sub("bench/cpu_cpu-epyc_2026-11-28.csv"),
+                                       std::vector<ResultRow>(rows.begin(), rows.begin() + 4));
+    ResultRow now = perfgate::test::make_row({.model = "qwen3-0.6b", .date = "2026-11-30", .decode_tok_s = 93.0});
+    now.run_id = "run-now";
+    now.timestamp = "2026-11-30T10:00:00Z";
+    perfgate::test::write_perfgate_csv(tmp.sub("run/cpu_cpu-epyc_2026-11-30.csv"), {now});
+
+    auto report = run_gate(options_for(tmp.file("run/cpu_cpu-epyc_2026-11-30.csv"), tmp.file("bench")));
+    REQUIRE(report);
+    const auto* p = pair_of(*report, "qwen3-0.6b");
+    REQUIRE(p);
+    const auto* decode = &p->metrics.front();
+    for (const auto& m : p->metrics)
+        if (m.metric == "decode_tok_s") decode = &m;
+    CHECK(decode->history_runs == 6);
+    std::string warnings;
+    for (const auto& w : p->warnings) warnings += w + "\n";
+    CHECK_THAT(warnings, Catch::Contains("appears in more than one history file") && Catch::Contains("run-0"));
+}
