@@ -13,6 +13,7 @@ export PERFGATE_EXECUTABLE="$PWD/.device-carry/bin/perfgate" PERFGATE_LIB_DIR="$
 results="${OUT:?OUT}"
 export OUT="$PWD/build/h200/out"
 trust=scripts/device/h200-trust.sh
+export H200_FRESH_FILES=1  # rows keep the machine columns (see h200-trust.sh setup)
 t0=$SECONDS
 back() { cp "$OUT"/*.csv "$results"/ 2>/dev/null; echo "h200-machine: $1 at $((SECONDS - t0)) s" >&2; }
 LD_LIBRARY_PATH="$PERFGATE_LIB_DIR" "$PERFGATE_EXECUTABLE" probe --json > "$results/probe.json" 2>&1

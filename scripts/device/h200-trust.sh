@@ -40,7 +40,10 @@ case "$stage" in
     nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap --format=csv | tee "$OUT/nvidia-smi.csv" >&2
     "$pg" probe >&2
     # The history so far (earlier H200 runs) sits beside the new rows, as benchmarks/ would.
-    cp benchmarks/cuda_h200_*.csv "$work/benchmarks/" 2>/dev/null || true
+    # Not with H200_FRESH_FILES=1: the rows then go to files of their own, in today's layout with
+    # the machine columns (appended to a committed file of the day, written before those columns,
+    # they would be written in that file's layout, without them).
+    [ "${H200_FRESH_FILES:-0}" = 1 ] || cp benchmarks/cuda_h200_*.csv "$work/benchmarks/" 2>/dev/null || true
     args=(--preset cuda-perf -B "$build" -DPERFGATE_EXECUTABLE="$pg" -DPERFGATE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90}"
           -DPERFGATE_RESULTS_DIR="$repo/$work/benchmarks")
     [ -z "${PERFGATE_FETCH_CACHE_DIR:-}" ] || args+=(-DPERFGATE_FETCH_CACHE_DIR="$PERFGATE_FETCH_CACHE_DIR")
