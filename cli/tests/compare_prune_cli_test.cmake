@@ -5,16 +5,9 @@ file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 set(outputs "${SOURCE}/perf/tests/data/recorded/llama-bench-outputs")
 
+include("${CMAKE_CURRENT_LIST_DIR}/expect_exit.cmake")
 function(expect name code regex)
-  execute_process(COMMAND "${PERFGATE}" ${ARGN} WORKING_DIRECTORY "${WORK_DIR}"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc STREQUAL "${code}")
-    message(FATAL_ERROR "${name}: exit ${rc}, expected ${code}\n${out}${err}")
-  endif()
-  if(NOT "${out}${err}" MATCHES "${regex}")
-    message(FATAL_ERROR "${name}: output does not match '${regex}':\n${out}${err}")
-  endif()
-  message(STATUS "ok: ${name} (exit ${rc})")
+  perfgate_expect_exit("${name}" "${WORK_DIR}" "${code}" "${regex}" "${PERFGATE}" ${ARGN})
 endfunction()
 
 # compare: the gate's verdicts and exit codes.

@@ -11,16 +11,9 @@ file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
 # Runs perfgate gate ARGS in DIR; checks the exit code and that stdout+stderr match REGEX.
+include("${CMAKE_CURRENT_LIST_DIR}/expect_exit.cmake")
 function(expect name dir code regex)
-  execute_process(COMMAND "${PERFGATE}" gate ${ARGN} WORKING_DIRECTORY "${dir}"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc STREQUAL "${code}")
-    message(FATAL_ERROR "${name}: exit ${rc}, expected ${code}\n${out}${err}")
-  endif()
-  if(NOT "${out}${err}" MATCHES "${regex}")
-    message(FATAL_ERROR "${name}: output does not match '${regex}':\n${out}${err}")
-  endif()
-  message(STATUS "ok: ${name} (exit ${rc})")
+  perfgate_expect_exit("${name}" "${dir}" "${code}" "${regex}" "${PERFGATE}" gate ${ARGN})
 endfunction()
 
 set(rocm "${FIXTURES}/rocm_strixhalo-gfx1151_2026-09-30.csv")

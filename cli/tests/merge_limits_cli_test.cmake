@@ -4,22 +4,15 @@
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}/benchmarks" "${WORK_DIR}/incoming")
 
-# Runs perfgate through bash, with `ulimit -f <blocks>` first when `limit` is not "none".
+include("${CMAKE_CURRENT_LIST_DIR}/expect_exit.cmake")
+# perfgate ARGS under a file-size limit of LIMIT blocks ("none": no limit).
 function(expect name code regex limit)
   if(limit STREQUAL "none")
     set(prefix "")
   else()
-    set(prefix "ulimit -f ${limit}; ")
+    set(prefix "ulimit -f ${limit} && ")  # no ";": the command passes through a CMake list
   endif()
-  execute_process(COMMAND bash -c "${prefix}exec \"$0\" \"$@\"" "${PERFGATE}" ${ARGN} WORKING_DIRECTORY "${WORK_DIR}"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc STREQUAL "${code}")
-    message(FATAL_ERROR "${name}: exit ${rc}, expected ${code}\n${out}${err}")
-  endif()
-  if(NOT "${out}${err}" MATCHES "${regex}")
-    message(FATAL_ERROR "${name}: output does not match '${regex}':\n${out}${err}")
-  endif()
-  message(STATUS "ok: ${name} (exit ${rc})")
+  perfgate_expect_exit("${name}" "${WORK_DIR}" "${code}" "${regex}" bash -c "${prefix}exec \"$0\" \"$@\"" "${PERFGATE}" ${ARGN})
 endfunction()
 
 function(expect_file path expected what)
