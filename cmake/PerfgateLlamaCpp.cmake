@@ -26,6 +26,7 @@ set(PERFGATE_LLAMA_VOCAB_DIR "" CACHE PATH "llama.cpp models/ folder with ggml-v
 # speed, which is what the gate tracks. Rows are keyed by host, so one host's binary is never
 # compared with another's. Turn it off for a binary that must run on other CPUs (a shared CI cache).
 option(PERFGATE_LLAMA_NATIVE "Build the embedded llama.cpp for this CPU (GGML_NATIVE)" ON)
+option(PERFGATE_LLAMA_AMX "With PERFGATE_LLAMA_NATIVE on x86: keep the AMX kernels (off: some VMs advertise AMX but fault on it)" OFF)
 if(DEFINED ENV{XDG_CACHE_HOME})
   set(_perfgate_cache_default "$ENV{XDG_CACHE_HOME}/perfgate")
 else()
@@ -96,20 +97,15 @@ else()
     -DGGML_NATIVE=${PERFGATE_LLAMA_NATIVE}
     # perfgate's own C++ compiler, named so that the rows can say which one built llama-bench.
     "-DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}")
-  # AMX: a CPU may advertise AMX tiles, so that -march=native compiles ggml's AMX kernels, while the
-  # kernel or the hypervisor does not enable the tile state; the first tile instruction then faults
-  # (seen on a virtual machine with Sapphire Rapids CPUs: llama-bench died of SIGSEGV in
-  # ggml_backend_amx_mul_mat on every model). A small program built with the same flags asks for the
-  # tile state and loads a tile configuration; when that fails, llama.cpp is built without AMX.
-  set(_perfgate_llama_amx "")
-  if(PERFGATE_LLAMA_NATIVE AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
-    try_run(_amx_run _amx_built "${CMAKE_BINARY_DIR}/amx-probe" "${CMAKE_CURRENT_LIST_DIR}/amx_probe.cpp"
-            COMPILE_DEFINITIONS -march=native)
-    if(_amx_built AND NOT _amx_run STREQUAL "0")
-      set(_perfgate_llama_amx "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16")
-      message(STATUS "perfgate: this CPU advertises AMX but cannot run it (probe: ${_amx_run}); llama.cpp is built without AMX")
-      list(APPEND _llama_args "-DCMAKE_C_FLAGS=${_perfgate_llama_amx}" "-DCMAKE_CXX_FLAGS=${_perfgate_llama_amx}")
-    endif()
+  # AMX: -march=native compiles ggml's AMX kernels wherever the CPU advertises AMX tiles, but a
+  # virtual machine may advertise them without enabling their state: on this project's Sapphire
+  # Rapids VM llama-bench died of SIGSEGV (ldtilecfg, ggml_backend_amx_mul_mat) on every model, and
+  # a probe of the tile instructions there passed or failed with the optimisation level, so no
+  # configure-time test is trustworthy. The embedded reference runtime is built without AMX unless
+  # asked for; the rows' build type says which.
+  if(PERFGATE_LLAMA_NATIVE AND NOT PERFGATE_LLAMA_AMX AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+    set(_perfgate_llama_amx "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16")
+    list(APPEND _llama_args "-DCMAKE_C_FLAGS=${_perfgate_llama_amx}" "-DCMAKE_CXX_FLAGS=${_perfgate_llama_amx}")
   endif()
   if(PERFGATE_LLAMA_BACKEND STREQUAL "cuda")
     list(APPEND _llama_args -DGGML_CUDA=ON "-DCMAKE_CUDA_ARCHITECTURES=${PERFGATE_CUDA_ARCHITECTURES}")
@@ -139,7 +135,7 @@ else()
   # What the rows record as the runtime's build type: the options above that change its speed.
   set(_build_type "Release, static, GGML_NATIVE=${PERFGATE_LLAMA_NATIVE}")
   if(_perfgate_llama_amx)
-    string(APPEND _build_type ", AMX off (the machine cannot run it)")
+    string(APPEND _build_type ", AMX off")
   endif()
   if(PERFGATE_LLAMA_BACKEND STREQUAL "cuda")
     string(APPEND _build_type ", GGML_CUDA=ON, CMAKE_CUDA_ARCHITECTURES=${PERFGATE_CUDA_ARCHITECTURES}")
