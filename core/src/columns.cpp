@@ -66,6 +66,8 @@ const std::vector<Column>& schema_columns() {
         // field (this project's ctest self-test, hand-written scripts) keep working.
         {"machine_id", &R::machine_id},
         {"machine_fingerprint", &R::machine_fingerprint},
+        {"peak_memory_bytes", Precise{&R::peak_memory_bytes}},
+        {"peak_memory_bytes_samples", &R::peak_memory_bytes_samples},
         {"timestamp", &R::timestamp},
         {"status", StatusField{}},
     };

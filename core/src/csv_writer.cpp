@@ -53,9 +53,10 @@ using Layout = std::vector<std::string_view>;
 
 const std::vector<Layout>& known_layouts() {
     static const std::vector<Layout> layouts = {
-        {},                                                 // today's header
-        {"machine_id", "machine_fingerprint"},              // with arm, before machine identity
-        {"arm", "machine_id", "machine_fingerprint"},       // the first perfgate files
+        {},                                                                   // today's header
+        {"peak_memory_bytes", "peak_memory_bytes_samples"},                   // before peak memory
+        {"machine_id", "machine_fingerprint", "peak_memory_bytes", "peak_memory_bytes_samples"},
+        {"arm", "machine_id", "machine_fingerprint", "peak_memory_bytes", "peak_memory_bytes_samples"},
     };
     return layouts;
 }

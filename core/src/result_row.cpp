@@ -52,4 +52,8 @@ std::vector<double> ResultRow::prefill_samples() const {
     return samples_or_single(prefill_tok_s_samples, prefill_tok_s);
 }
 
+std::vector<double> ResultRow::peak_memory_samples() const {
+    return samples_or_single(peak_memory_bytes_samples, peak_memory_bytes);
+}
+
 }  // namespace perfgate

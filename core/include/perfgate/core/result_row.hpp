@@ -102,6 +102,10 @@ struct ResultRow {
     // Empty in every file written before these columns and in mlxcel's files.
     std::string machine_id;
     std::string machine_fingerprint;
+    // (Written after machine_fingerprint.) Peak resident memory of the runtime's largest process,
+    // in bytes, per launch (the kernel's account at wait4), and the largest of them. Lower is better.
+    std::optional<double> peak_memory_bytes;
+    std::vector<double> peak_memory_bytes_samples;
 
     // Where the row came from, for error messages and reports (not written).
     std::string source_file;
@@ -110,6 +114,7 @@ struct ResultRow {
     // The samples of a metric: the recorded samples when present, else the single reading.
     std::vector<double> decode_samples() const;
     std::vector<double> prefill_samples() const;
+    std::vector<double> peak_memory_samples() const;
 };
 
 struct ResultFile {
