@@ -8,10 +8,30 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 
+#include "perfgate/core/metric.hpp"
+
 namespace perfgate::gates {
+
+MetricCheck unjudged_metric(const std::string& metric, const std::vector<double>& baseline,
+                            const std::vector<double>& current) {
+    const Metric& m = perfgate::metric(metric);
+    MetricCheck c;
+    c.metric = metric;
+    c.judged = false;
+    c.baseline_samples = baseline;
+    c.current_samples = current;
+    if (!baseline.empty()) c.baseline_value = median(baseline);
+    if (!current.empty()) c.current_value = median(current);
+    c.verdict = baseline.empty() ? Verdict::new_pair : Verdict::not_comparable;
+    c.reason = baseline.empty()
+                   ? fmt::format("no {} in the baseline: recorded now, judged once the baseline has it", m.label)
+                   : fmt::format("no {} now (the baseline has it): not judged", m.label);
+    return c;
+}
 
 MetricCheck decide_metric(const std::string& metric, const std::vector<double>& baseline,
                           const std::vector<double>& current, const Threshold& threshold, StatTest test) {
+    const Metric& m = perfgate::metric(metric);
     MetricCheck c;
     c.metric = metric;
     c.baseline_samples = baseline;
@@ -41,13 +61,15 @@ MetricCheck decide_metric(const std::string& metric, const std::vector<double>& 
     const double change = *c.current_value / *c.baseline_value - 1.0;
     c.change = change;
 
+    const double worse = worsening(m, change);  // positive: worse, in the metric's own direction
     const bool samples_both = baseline.size() >= 2 && current.size() >= 2;
-    std::optional<double> p_down, p_up;
+    std::optional<double> p_worse, p_better;
     if (samples_both) {
-        p_down = p_lower(test, current, baseline);
-        p_up = p_lower(test, baseline, current);
+        const bool higher = m.better == Better::higher;
+        p_worse = higher ? p_lower(test, current, baseline) : p_lower(test, baseline, current);
+        p_better = higher ? p_lower(test, baseline, current) : p_lower(test, current, baseline);
     }
-    if (!p_down || !p_up) {
+    if (!p_worse || !p_better) {
         // Single readings (or samples without any spread): the threshold alone decides, widened by
         // the host's recorded noise.
         c.test = "threshold-only";
@@ -56,31 +78,32 @@ MetricCheck decide_metric(const std::string& metric, const std::vector<double>& 
         else if (threshold.noise > 0)
             c.reason = fmt::format("single reading; limit {:.1f}% widened by the host's noise {:.1f}%",
                                    threshold.max_drop * 100, threshold.noise * 100);
-        if (change < -c.max_drop) c.verdict = Verdict::regressed;
-        else if (change > c.max_drop) c.verdict = Verdict::improved;
+        if (worse > c.max_drop) c.verdict = Verdict::regressed;
+        else if (worse < -c.max_drop) c.verdict = Verdict::improved;
         else c.verdict = Verdict::unchanged;
         return c;
     }
     c.test = to_string(test);
-    if (change < -c.max_drop) {
-        c.p_value = p_down;
-        if (*p_down < c.alpha) {
+    if (worse > c.max_drop) {
+        c.p_value = p_worse;
+        if (*p_worse < c.alpha) {
             c.verdict = Verdict::regressed;
         } else {
             c.verdict = Verdict::inconclusive;
-            c.reason = fmt::format("dropped {:.1f}% (limit {:.1f}%) but p = {:.3g} >= alpha {:.3g}", -change * 100,
-                                   c.max_drop * 100, *p_down, c.alpha);
+            c.reason = fmt::format("{} {:.1f}% (limit {:.1f}%) but p = {:.3g} >= alpha {:.3g}", worse_word(m),
+                                   std::fabs(change) * 100, c.max_drop * 100, *p_worse, c.alpha);
         }
-    } else if (change > c.max_drop) {
-        c.p_value = p_up;
-        if (*p_up < c.alpha) {
+    } else if (worse < -c.max_drop) {
+        c.p_value = p_better;
+        if (*p_better < c.alpha) {
             c.verdict = Verdict::improved;
         } else {
             c.verdict = Verdict::unchanged;
-            c.reason = fmt::format("rose {:.1f}% but p = {:.3g} >= alpha {:.3g}", change * 100, *p_up, c.alpha);
+            c.reason = fmt::format("{} {:.1f}% but p = {:.3g} >= alpha {:.3g}", better_word(m), std::fabs(change) * 100,
+                                   *p_better, c.alpha);
         }
     } else {
-        c.p_value = change < 0 ? p_down : p_up;
+        c.p_value = worse > 0 ? p_worse : p_better;
         c.verdict = Verdict::unchanged;
     }
     return c;
@@ -91,8 +114,14 @@ MetricCheck decide_metric(const std::string& metric, const std::vector<double>& 
 namespace perfgate::gates {
 namespace {
 
-// 1 - exp(-x): a log-ratio distance as the fraction a rate drops by.
-double drop_of_log(double x) { return 1.0 - std::exp(-x); }
+// A distance x in log-ratio units, in the bad direction, as the fraction the metric changes by:
+// a rate drops by 1 - exp(-x), a memory figure rises by exp(x) - 1.
+double worsening_of_log(const Metric& m, double x) { return m.better == Better::higher ? 1.0 - std::exp(-x) : std::exp(x) - 1.0; }
+
+// The floor (a fraction in the bad direction) in log-ratio units.
+double floor_in_log(const Metric& m, double max_drop) {
+    return m.better == Better::higher ? -std::log(1.0 - max_drop) : std::log(1.0 + max_drop);
+}
 
 }  // namespace
 
@@ -100,6 +129,7 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
                                   const std::vector<double>& latest_baseline_samples,
                                   const std::vector<double>& current, std::size_t current_launches,
                                   const Threshold& threshold, StatTest within, const HistoryRule& rule) {
+    const Metric& m = perfgate::metric(metric);
     MetricCheck c;
     c.metric = metric;
     c.alpha = threshold.alpha;
@@ -130,14 +160,20 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
         return c;
     }
     c.current_value = median(current);
-    if (*c.current_value <= 0) {
+    if (*c.current_value <= 0 && m.better == Better::higher) {
         c.verdict = Verdict::regressed;
         c.change = -1.0;
         c.reason = fmt::format("{} is {:.2f} now", metric, *c.current_value);
         return c;
     }
+    if (*c.current_value <= 0) {
+        c.verdict = Verdict::not_comparable;
+        c.reason = fmt::format("the current {} is {:.2f}, so no ratio can be formed", metric, *c.current_value);
+        return c;
+    }
     c.change = *c.current_value / *c.baseline_value - 1.0;
     const double d = std::log(*c.current_value / *c.baseline_value);
+    const double worse_d = worsening_log(m, d);  // positive: worse, in the metric's own direction
 
     const bool enough = history.size() >= std::max<std::size_t>(rule.min_runs, 3);
     const auto measured = between_run_sigma(levels);
@@ -190,8 +226,8 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
         }
     }
     const double se = std::sqrt(current_var + sigma * sigma / static_cast<double>(window));
-    const double floor_log = -std::log(1.0 - c.max_drop);
-    c.min_detectable_effect = drop_of_log(std::max(quantile * se, floor_log) + power_term * se);
+    const double floor_log = floor_in_log(m, c.max_drop);
+    c.min_detectable_effect = worsening_of_log(m, std::max(quantile * se, floor_log) + power_term * se);
     if (enough) {
         boost::math::students_t t(static_cast<double>(history.size() - 1));
         c.p_value = d < 0 ? boost::math::cdf(t, d / se) : boost::math::cdf(boost::math::complement(t, d / se));
@@ -200,26 +236,30 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
                           : boost::math::cdf(boost::math::complement(boost::math::normal(), d / se));
     }
 
-    const bool beyond_floor_down = *c.change < -c.max_drop, beyond_floor_up = *c.change > c.max_drop;
-    bool beyond_noise_down = d < -quantile * se, beyond_noise_up = d > quantile * se;
+    const double worse = worsening(m, *c.change);
+    const bool beyond_floor_worse = worse > c.max_drop, beyond_floor_better = worse < -c.max_drop;
+    bool beyond_noise_worse = worse_d > quantile * se, beyond_noise_better = worse_d < -quantile * se;
     if (!enough && latest_baseline_samples.size() >= 2 && current.size() >= 2) {
         // Too little history to trust an assumed spread alone: the repetitions must agree too.
-        const auto down = p_lower(within, current, latest_baseline_samples);
-        const auto up = p_lower(within, latest_baseline_samples, current);
-        if (down && *down >= threshold.alpha) beyond_noise_down = false;
-        if (up && *up >= threshold.alpha) beyond_noise_up = false;
+        const bool higher = m.better == Better::higher;
+        const auto worse_p = higher ? p_lower(within, current, latest_baseline_samples)
+                                 : p_lower(within, latest_baseline_samples, current);
+        const auto better_p = higher ? p_lower(within, latest_baseline_samples, current)
+                               : p_lower(within, current, latest_baseline_samples);
+        if (worse_p && *worse_p >= threshold.alpha) beyond_noise_worse = false;
+        if (better_p && *better_p >= threshold.alpha) beyond_noise_better = false;
     }
     const std::string noise = fmt::format("{} {} run{}, between-run spread {:.1f}%, MDE {:.1f}%", c.test,
                                           history.size(), history.size() == 1 ? "" : "s", sigma * 100,
                                           *c.min_detectable_effect * 100);
-    if (beyond_floor_down && beyond_noise_down) {
+    if (beyond_floor_worse && beyond_noise_worse) {
         c.verdict = Verdict::regressed;
         c.reason = noise;
-    } else if (beyond_floor_down) {
+    } else if (beyond_floor_worse) {
         c.verdict = Verdict::inconclusive;
-        c.reason = fmt::format("dropped {:.1f}% (floor {:.1f}%) but within the run-to-run noise ({}; p = {:.3g})",
-                               -*c.change * 100, c.max_drop * 100, noise, *c.p_value);
-    } else if (beyond_floor_up && beyond_noise_up) {
+        c.reason = fmt::format("{} {:.1f}% (floor {:.1f}%) but within the run-to-run noise ({}; p = {:.3g})",
+                               worse_word(m), std::fabs(*c.change) * 100, c.max_drop * 100, noise, *c.p_value);
+    } else if (beyond_floor_better && beyond_noise_better) {
         c.verdict = Verdict::improved;
         c.reason = noise;
     } else {

@@ -11,6 +11,7 @@
 
 #include "perfgate/core/csv.hpp"
 #include "perfgate/core/host_tag_rule.hpp"
+#include "perfgate/core/metric.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/gates/calendar.hpp"
 #include "perfgate/gates/decision.hpp"
@@ -100,14 +101,16 @@ Incomparable not_comparable_reason(const SampleGroup& base, const SampleGroup& n
 
 void finish_pair_verdict(PairReport& p) {
     Verdict worst = Verdict::unchanged;
-    for (const auto& m : p.metrics) worst = std::min(worst, m.verdict);
+    for (const auto& m : p.metrics)
+        if (m.judged) worst = std::min(worst, m.verdict);
     p.verdict = worst;
     std::vector<std::string> reasons;
     for (const auto& m : p.metrics) {
-        if (m.verdict != worst) continue;
+        if (m.verdict != worst || !m.judged) continue;
         if (!m.reason.empty()) reasons.push_back(m.metric + ": " + m.reason);
         else if (fails_gate(worst) && m.change)
-            reasons.push_back(fmt::format("{} {:+.1f}% (limit -{:.1f}%{})", m.metric, *m.change * 100, m.max_drop * 100,
+            reasons.push_back(fmt::format("{} {:+.1f}% (limit {}{})", m.metric, *m.change * 100,
+                                          limit_text(perfgate::metric(m.metric), m.max_drop),
                                           m.p_value ? fmt::format(", p = {:.3g}", *m.p_value) : std::string()));
     }
     if (!reasons.empty()) p.reason = fmt::format("{}", fmt::join(reasons, "; "));
@@ -128,6 +131,8 @@ void status_metrics(PairReport& p, Verdict v, const std::string& reason, const S
         if (!m.current_samples.empty()) m.current_value = median(m.current_samples);
         if (base) m.baseline_samples = base->samples(metric);
         if (!m.baseline_samples.empty()) m.baseline_value = median(m.baseline_samples);
+        // An optional metric neither side recorded (every file before peak memory) is not a line.
+        if (!perfgate::metric(metric).required && m.current_samples.empty() && m.baseline_samples.empty()) continue;
         p.metrics.push_back(std::move(m));
     }
 }
@@ -469,6 +474,10 @@ private:
                 // A metric that neither side measures (a runtime that reports decode only) is not a
                 // comparison at all; one side without it is still reported as not comparable.
                 if (before.empty() && now.empty() && !p.metrics.empty()) continue;
+                if (!perfgate::metric(metric).required && (before.empty() || now.empty())) {
+                    p.metrics.push_back(unjudged_metric(metric, before, now));
+                    continue;
+                }
                 Threshold t = set.lookup(metric, g.model, g.runtime);
                 // One run is one piece of evidence, however many history files hold its rows (a
                 // copied or merged file): counted twice, it narrowed the noise and flipped a -7%

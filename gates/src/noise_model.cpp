@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "perfgate/core/metric.hpp"
 #include "perfgate/gates/statistics.hpp"
 
 namespace perfgate::gates {
@@ -15,7 +16,7 @@ std::string run_of(const ResultRow& r) {
 }
 
 std::vector<double> metric_samples(const ResultRow& r, const std::string& metric) {
-    return metric == "decode_tok_s" ? r.decode_samples() : r.prefill_samples();
+    return (r.*perfgate::metric(metric).samples)();
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "perfgate/core/metric.hpp"
 #include "perfgate/core/stats.hpp"
 
 namespace perfgate::gates {
@@ -124,8 +125,11 @@ PairedCheck decide_paired(const std::string& metric, const std::vector<double>& 
     if (!log_interval) return c;
     c.interval = Interval{std::expm1(log_interval->low), std::expm1(log_interval->high)};
     const double lo = c.interval->low, hi = c.interval->high;
-    if (hi < 0 && *c.change < -floor) c.verdict = PairedVerdict::regressed;
-    else if (lo > 0 && *c.change > floor) c.verdict = PairedVerdict::improved;
+    // Worse is down for a rate, up for a memory figure (the metric's registered direction).
+    const bool higher = perfgate::metric(metric).better == Better::higher;
+    const bool all_down = hi < 0 && *c.change < -floor, all_up = lo > 0 && *c.change > floor;
+    if (higher ? all_down : all_up) c.verdict = PairedVerdict::regressed;
+    else if (higher ? all_up : all_down) c.verdict = PairedVerdict::improved;
     else if (lo >= -floor && hi <= floor) c.verdict = PairedVerdict::unchanged;
     else c.verdict = PairedVerdict::inconclusive;
     return c;

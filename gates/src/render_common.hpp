@@ -5,11 +5,18 @@
 #include <optional>
 #include <string>
 
+#include "perfgate/core/metric.hpp"
 #include "perfgate/gates/report.hpp"
 
 namespace perfgate::gates::detail {
 
 inline std::string number(const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : std::string("-"); }
+// A metric's value as people read it: tok/s as recorded, bytes in MiB with the unit.
+inline std::string number(const std::string& metric, const std::optional<double>& v) {
+    const Metric* m = find_metric(metric);
+    if (!v || !m || m->display_scale == 1.0) return number(v);
+    return display_value(*m, *v);
+}
 inline std::string percent(const std::optional<double>& v) { return v ? fmt::format("{:+.1f}%", *v * 100) : std::string("-"); }
 inline std::string samples_note(const MetricCheck& m) {
     if (m.history_runs > 0) return fmt::format("runs={}", m.history_runs);

@@ -46,7 +46,7 @@ std::string render_junit(const GateReport& report) {
         for (const auto& m : p.metrics) {
             ++tests;
             std::string detail_text = fmt::format("{}: baseline {} now {} change {}{}{}", to_string(m.verdict),
-                                                  detail::number(m.baseline_value), detail::number(m.current_value),
+                                                  detail::number(m.metric, m.baseline_value), detail::number(m.metric, m.current_value),
                                                   detail::percent(m.change), m.reason.empty() ? "" : "; ", m.reason);
             for (const auto& w : p.warnings) detail_text += "; " + w;
             auto& testcase = add_element(suite, "testcase");

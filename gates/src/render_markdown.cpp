@@ -24,8 +24,8 @@ void table(std::string& out, const std::vector<const PairReport*>& pairs) {
             if (!m.reason.empty()) reason.push_back(md(m.reason));
             for (const auto& w : p->warnings) reason.push_back("⚠ " + md(w));
             out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", to_string(m.verdict),
-                               md(detail::pair_title(*p)), m.metric, detail::number(m.baseline_value),
-                               detail::number(m.current_value), detail::percent(m.change), test, fmt::join(reason, "; "));
+                               md(detail::pair_title(*p)), m.metric, detail::number(m.metric, m.baseline_value),
+                               detail::number(m.metric, m.current_value), detail::percent(m.change), test, fmt::join(reason, "; "));
         }
 }
 

@@ -12,6 +12,7 @@
 #include "perfgate/core/console.hpp"
 #include "perfgate/core/escape.hpp"
 #include "perfgate/core/text.hpp"
+#include "perfgate/core/metric.hpp"
 #include "perfgate/gates/render.hpp"
 #include "perfgate/gates/samples.hpp"
 
@@ -50,11 +51,18 @@ std::optional<Color> color_of(Verdict v) {
     }
 }
 
-// "DECODE tok/s" for decode_tok_s.
+// "DECODE tok/s" for decode_tok_s, "PEAK MEMORY MiB" for peak_memory_bytes.
 std::string metric_heading(const std::string& metric) {
-    std::string name = metric.size() > 6 && metric.ends_with("_tok_s") ? metric.substr(0, metric.size() - 6) : metric;
+    const Metric& m = perfgate::metric(metric);
+    std::string name(m.label);
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
-    return metric.ends_with("_tok_s") ? name + " tok/s" : name;
+    return name + " " + std::string(m.display_unit);
+}
+
+// A reading in the metric's display unit, with the digits that matter.
+std::string reading(const std::string& metric, const std::optional<double>& v) {
+    if (!v) return rate(v);
+    return rate(*v / perfgate::metric(metric).display_scale);
 }
 
 std::string pad_right(const std::string& s, std::size_t width) {
@@ -138,7 +146,8 @@ std::vector<std::string> details_of(const PairReport& p) {
             if (m.verdict != p.verdict) continue;
             std::string s = m.reason;
             if (m.change && !m.test.empty())
-                s = fmt::format("{} {} (limit -{:.1f}%{}){}{}", m.metric, change_text(m.change), m.max_drop * 100,
+                s = fmt::format("{} {} (limit {}{}){}{}", m.metric, change_text(m.change),
+                                limit_text(perfgate::metric(m.metric), m.max_drop),
                                 m.p_value ? fmt::format(", p={:.3g}", *m.p_value) : std::string(),
                                 m.reason.empty() ? "" : ": ", m.reason);
             if (!s.empty() && std::find(said.begin(), said.end(), s) == said.end()) said.push_back(s);
@@ -184,7 +193,7 @@ std::string render_text(const GateReport& report, const TextStyle& style) {
             Cell c;
             for (const auto& m : p.metrics)
                 if (m.metric == name && (m.baseline_value || m.current_value))
-                    c = {rate(m.baseline_value), rate(m.current_value), change_text(m.change), true};
+                    c = {reading(name, m.baseline_value), reading(name, m.current_value), change_text(m.change), true};
             r.cells.push_back(c);
         }
         rows.push_back(std::move(r));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "perfgate/core/metric.hpp"
 #include "perfgate/gates/statistics.hpp"
 
 namespace perfgate::gates {
@@ -22,8 +23,7 @@ std::optional<std::int64_t> median_of(const std::vector<const ResultRow*>& rows,
 }  // namespace
 
 const std::vector<std::string>& gated_metrics() {
-    static const std::vector<std::string> metrics{"decode_tok_s", "prefill_tok_s"};
-    return metrics;
+    return registered_metric_keys();
 }
 
 std::string SampleGroup::model_key() const {
@@ -47,11 +47,10 @@ std::optional<std::int64_t> SampleGroup::generated_tokens() const {
 std::optional<std::int64_t> SampleGroup::max_tokens() const { return median_of(rows, &ResultRow::max_tokens); }
 
 std::vector<double> SampleGroup::samples(const std::string& metric) const {
+    const auto read = perfgate::metric(metric).samples;
     std::vector<double> out;
     for (const auto* r : ok_rows) {
-        std::vector<double> s;
-        if (metric == "decode_tok_s") s = r->decode_samples();
-        else if (metric == "prefill_tok_s") s = r->prefill_samples();
+        const std::vector<double> s = (r->*read)();
         out.insert(out.end(), s.begin(), s.end());
     }
     return out;

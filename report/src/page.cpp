@@ -54,6 +54,20 @@ std::string cell_text(const ModelLine& line, const std::string& runtime, bool de
     return tok_s(decode ? it->second.decode : it->second.prefill);
 }
 
+// Peak memory in MiB: the largest launch, as a memory budget is read.
+std::string memory_text(const ModelLine& line, const std::string& runtime) {
+    auto it = line.cells.find(runtime);
+    if (it == line.cells.end() || it->second.status != "ok" || !it->second.peak_memory) return "-";
+    return fmt::format("{:.1f}", it->second.peak_memory->max / (1024.0 * 1024.0));
+}
+
+bool any_peak_memory(const ReportData& d) {
+    for (const auto& line : d.lines)
+        for (const auto& [runtime, cell] : line.cells)
+            if (cell.peak_memory) return true;
+    return false;
+}
+
 std::string size_text(const ModelLine& line) {
     if (!line.model_bytes) return not_recorded;
     return fmt::format("{:.2f} GiB", static_cast<double>(*line.model_bytes) / (1024.0 * 1024.0 * 1024.0));
@@ -232,6 +246,12 @@ void render_results(std::string& p, const PageInputs& in) {
         head += fmt::format(" decode {}/{} |", md(cmp->pair.a), md(cmp->pair.b));
         rule += "---:|";
     }
+    const bool memory = any_peak_memory(d);
+    if (memory)
+        for (const auto& rt : d.runtimes) {
+            head += fmt::format(" {} peak memory MiB |", md(rt));
+            rule += "---:|";
+        }
     if (in.bandwidth) {
         head += " Decode efficiency (share of memory bandwidth) |";
         rule += "---|";
@@ -253,6 +273,8 @@ void render_results(std::string& p, const PageInputs& in) {
         if (cmp)
             row += (ratio && ratio->decode_ratio ? fmt::format(" {:.3f}{} |", *ratio->decode_ratio, ratio->below_min ? " **below gate**" : "")
                                                  : " - |");
+        if (memory)
+            for (const auto& rt : d.runtimes) row += " " + memory_text(line, rt) + " |";
         if (in.bandwidth) row += " " + efficiency_text(line, d.runtimes, *in.bandwidth) + " |";
         p += row + "\n";
     }

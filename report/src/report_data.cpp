@@ -14,7 +14,7 @@ namespace {
 std::string text_of(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string("?"); }
 
 void fill_cell(RuntimeCell& cell) {
-    std::vector<double> decode, prefill;
+    std::vector<double> decode, prefill, peak_memory;
     bool any_ok = false;
     std::string last_status;
     detail::OrderedUnique prompt_gen;
@@ -23,6 +23,8 @@ void fill_cell(RuntimeCell& cell) {
         auto p = g->samples("prefill_tok_s");
         decode.insert(decode.end(), d.begin(), d.end());
         prefill.insert(prefill.end(), p.begin(), p.end());
+        auto m = g->samples("peak_memory_bytes");
+        peak_memory.insert(peak_memory.end(), m.begin(), m.end());
         if (!g->ok_rows.empty()) any_ok = true;
         last_status = g->status();
         cell.date = std::max(cell.date, g->date());
@@ -34,6 +36,7 @@ void fill_cell(RuntimeCell& cell) {
     cell.status = any_ok ? "ok" : last_status;
     cell.decode = spread_of(decode);
     cell.prefill = spread_of(prefill);
+    cell.peak_memory = spread_of(peak_memory);
 }
 
 }  // namespace

@@ -174,3 +174,30 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
             fs::copy_file(it->path(), fs::path(keep) / it->path().filename(), fs::copy_options::overwrite_existing);
     }
 }
+
+TEST_CASE("peak memory on the page: a column per runtime in MiB, the largest launch", "[report][perfgate]") {
+    testing::TempDir dir;
+    fs::create_directories(dir.file("benchmarks"));
+    fs::create_directories(dir.file("thresholds"));
+    auto measured = cpu_row("llama-bench", "tiny-llama-ci", {60, 58, 61}, {1000, 990, 1010}, "2026-10-01");
+    measured.peak_memory_bytes_samples = {300.0 * 1024 * 1024, 312.5 * 1024 * 1024};
+    measured.peak_memory_bytes = 312.5 * 1024 * 1024;
+    const auto unmeasured = cpu_row("transformers", "tiny-llama-ci", {30, 31, 29}, {400, 410, 390}, "2026-10-01");
+    const auto current = dir.file("benchmarks/cpu_cpu-testbox_2026-10-01.csv");
+    testing::write_perfgate_csv(current, {measured, unmeasured});
+    ReportOptions o;
+    o.results = {current};
+    o.output = dir.file("docs/benchmark_results/cpu_cpu-testbox_2026-10-01.md");
+    o.history_dir = dir.file("benchmarks");
+    o.thresholds_dir = dir.file("thresholds");
+    REQUIRE(make_report(o));
+    const auto results = testing::first_table(testing::section(testing::read_text(o.output), "Results"));
+    const auto a = results.column("llama-bench peak memory MiB");
+    const auto b = results.column("transformers peak memory MiB");
+    REQUIRE(a);
+    REQUIRE(b);
+    const auto* line = results.row("tiny-llama-ci");
+    REQUIRE(line != nullptr);
+    CHECK(line->at(*a) == "312.5");
+    CHECK(line->at(*b) == "-");
+}

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "perfgate/core/console.hpp"
+#include "perfgate/core/metric.hpp"
 #include "perfgate/core/escape.hpp"
 
 namespace perfgate::runner {
@@ -34,6 +36,30 @@ std::string cell(const gates::PairedCheck* c) {
     return s;
 }
 
+// The metrics some model has a reading of, in ab_metrics() order: one column each.
+std::vector<std::string> shown_metrics(const AbReport& r) {
+    std::vector<std::string> out;
+    for (const auto& key : ab_metrics())
+        for (const auto& m : r.models)
+            if (auto* c = check_of(m, key); c && c->change && std::find(out.begin(), out.end(), key) == out.end())
+                out.push_back(key);
+    // Decode and prefill always have a column (a run that measured nothing still shows its table).
+    for (const char* key : {"decode_tok_s", "prefill_tok_s"})
+        if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+    std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
+        const auto& order = ab_metrics();
+        return std::find(order.begin(), order.end(), a) < std::find(order.begin(), order.end(), b);
+    });
+    return out;
+}
+
+// "DECODE", "PEAK MEMORY"
+std::string upper_label(const std::string& key) {
+    std::string s(perfgate::metric(key).label);
+    for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return s;
+}
+
 std::string verdict_line(const AbReport& r) {
     return ab_outcome(r) == Outcome::fail ? "ab: FAIL\n" : "ab: PASS\n";
 }
@@ -48,21 +74,31 @@ std::string painted_verdict(const std::string& verdict, std::size_t width, bool 
 }
 
 std::string render_text(const AbReport& r, bool color) {
-    using Row = std::array<std::string, 6>;
-    std::vector<Row> rows{{"VERDICT", "MODEL", "DECODE CHANGE [CI] p", "PREFILL CHANGE [CI] p", "ROUNDS", "REASON"}};
-    for (const auto& m : r.models)
-        rows.push_back({console_text(m.verdict), console_text(m.model), cell(check_of(m, "decode_tok_s")),
-                        cell(check_of(m, "prefill_tok_s")), std::to_string(m.rounds), console_text(m.reason)});
-    std::array<std::size_t, 5> w{};
+    // Columns: verdict, model, one per shown metric, rounds, reason (last, not padded).
+    const auto shown = shown_metrics(r);
+    using Row = std::vector<std::string>;
+    Row head{"VERDICT", "MODEL"};
+    for (const auto& key : shown) head.push_back(upper_label(key) + " CHANGE [CI] p");
+    head.insert(head.end(), {"ROUNDS", "REASON"});
+    std::vector<Row> rows{head};
+    for (const auto& m : r.models) {
+        Row row{console_text(m.verdict), console_text(m.model)};
+        for (const auto& key : shown) row.push_back(cell(check_of(m, key)));
+        row.insert(row.end(), {std::to_string(m.rounds), console_text(m.reason)});
+        rows.push_back(std::move(row));
+    }
+    std::vector<std::size_t> w(head.size() - 1, 0);
     for (const auto& row : rows)
         for (std::size_t i = 0; i < w.size(); ++i) w[i] = std::max(w[i], console_width(row[i]));
     std::string out = fmt::format("perfgate ab: {} on host {}, base {} vs head {}\n", console_text(r.runtime),
                                   console_text(r.host), console_text(r.base_binary), console_text(r.head_binary));
+    const std::size_t rounds_column = head.size() - 2;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& row = rows[i];
         out += i == 0 ? fmt::format("{:<{}}", row[0], w[0]) : painted_verdict(row[0], w[0], color);
-        out += fmt::format("  {:<{}}  {:<{}}  {:<{}}  {:>{}}  {}\n", row[1], w[1], row[2], w[2], row[3], w[3], row[4],
-                           w[4], row[5]);
+        for (std::size_t k = 1; k < w.size(); ++k)
+            out += k == rounds_column ? fmt::format("  {:>{}}", row[k], w[k]) : fmt::format("  {:<{}}", row[k], w[k]);
+        out += "  " + row.back() + "\n";
     }
     out += fmt::format("\nchange = geometric mean of head/base per round - 1; CI two-sided at {:.2f}% at the last look; p one-sided "
                        "Wilcoxon signed-rank (head slower); rounds {}..{}\n",
@@ -77,12 +113,21 @@ std::string render_markdown(const AbReport& r) {
     // Data goes through markdown_text (not code spans: a backtick in a name would end one).
     std::string out = fmt::format("### perfgate ab: {} on {}\n\nbase {} vs head {}\n\n", markdown_text(r.runtime),
                                   markdown_text(r.host), markdown_text(r.base_binary), markdown_text(r.head_binary));
-    out += "| Verdict | Model | Decode change [CI] p | Prefill change [CI] p | Rounds | Reason |\n";
-    out += "|---|---|---|---|---:|---|\n";
-    for (const auto& m : r.models)
-        out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", markdown_text(m.verdict), markdown_text(m.model),
-                           cell(check_of(m, "decode_tok_s")), cell(check_of(m, "prefill_tok_s")), m.rounds,
-                           markdown_text(m.reason));
+    const auto shown = shown_metrics(r);
+    out += "| Verdict | Model |";
+    for (const auto& key : shown) {
+        std::string label(perfgate::metric(key).label);
+        label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+        out += " " + label + " change [CI] p |";
+    }
+    out += " Rounds | Reason |\n|---|---|";
+    for (std::size_t k = 0; k < shown.size(); ++k) out += "---|";
+    out += "---:|---|\n";
+    for (const auto& m : r.models) {
+        out += fmt::format("| {} | {} |", markdown_text(m.verdict), markdown_text(m.model));
+        for (const auto& key : shown) out += " " + cell(check_of(m, key)) + " |";
+        out += fmt::format(" {} | {} |\n", m.rounds, markdown_text(m.reason));
+    }
     out += fmt::format("\nCI two-sided at {:.2f}% at the last look ({:.2f}% before it); p one-sided Wilcoxon "
                        "signed-rank (head slower).\n",
                        r.levels.last * 100, r.levels.interim * 100);

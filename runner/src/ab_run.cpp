@@ -3,6 +3,8 @@
 #include <map>
 #include <sstream>
 
+#include "perfgate/core/metric.hpp"
+#include "perfgate/core/stats.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/pair_runner.hpp"
 #include "perfgate/runner/ab.hpp"
@@ -15,8 +17,11 @@ struct RoundReadings {
     std::map<std::string, double> base, head;
 };
 
+// The launch's headline reading of a metric: the median of its samples (the row's own median).
 std::optional<double> metric_of(const ResultRow& row, const std::string& metric) {
-    return metric == "decode_tok_s" ? row.decode_tok_s : row.prefill_tok_s;
+    const auto samples = (row.*perfgate::metric(metric).samples)();
+    if (samples.empty()) return std::nullopt;
+    return perfgate::median(samples);
 }
 
 // Bounds of a wide interval can be astronomically large after exp(); beyond +-1000% the digits
@@ -130,6 +135,10 @@ private:
 };
 
 }  // namespace
+
+const std::vector<std::string>& ab_metrics() {
+    return registered_metric_keys();
+}
 
 Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& host, const AbRequest& request,
                           std::ostream& log) {

@@ -14,6 +14,11 @@ namespace perfgate::gates {
 MetricCheck decide_metric(const std::string& metric, const std::vector<double>& baseline,
                           const std::vector<double>& current, const Threshold& threshold, StatTest test);
 
+// An optional metric (Metric::required false) that one side lacks: its readings are reported, its
+// verdict says which side lacks it, and it is not judged (MetricCheck::judged false).
+MetricCheck unjudged_metric(const std::string& metric, const std::vector<double>& baseline,
+                            const std::vector<double>& current);
+
 // How the history decides (docs/gate.md, "Decision").
 struct HistoryRule {
     std::size_t min_runs = 5;         // history runs needed to trust its own spread; fewer: fallback

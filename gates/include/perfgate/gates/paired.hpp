@@ -40,13 +40,13 @@ struct PairedCheck {
     double confidence = 0;            // two-sided level of the interval
     std::optional<double> change;
     std::optional<Interval> interval;
-    std::optional<double> p_slower;   // Wilcoxon, H1: head slower than base
-    std::optional<double> p_faster;   // Wilcoxon, H1: head faster than base
+    std::optional<double> p_slower;   // Wilcoxon, H1: head lower than base (slower, for a rate)
+    std::optional<double> p_faster;   // Wilcoxon, H1: head higher than base
     PairedVerdict verdict = PairedVerdict::inconclusive;
 };
 
-// regressed: the whole interval is below 0 and the point change is below -floor; improved
-// symmetrically; unchanged: the interval lies within [-floor, +floor]; otherwise inconclusive.
+// regressed: the whole interval is on the metric's worse side of 0 (below for a rate, above for a
+// memory figure) and the point change beyond the floor that way; improved symmetrically; unchanged: the interval lies within [-floor, +floor]; otherwise inconclusive.
 // `base` and `head` are the per-round readings (same length, round i of each arm together).
 PairedCheck decide_paired(const std::string& metric, const std::vector<double>& base, const std::vector<double>& head,
                           double floor, double confidence);

@@ -46,6 +46,10 @@ struct MetricCheck {
     std::optional<double> min_detectable_effect;  // the drop (fraction) called regressed with `power`
     std::string threshold_source;
     std::string reason;
+    // False for a reading reported but not judged (an optional metric one side lacks, such as peak
+    // memory against a baseline recorded before perfgate measured it): it does not decide the
+    // pair's verdict.
+    bool judged = true;
 };
 
 struct PairReport {

@@ -51,7 +51,8 @@ struct SampleGroup {
 std::vector<SampleGroup> group_rows(const std::vector<ResultRow>& rows, const RowContext& context,
                                     const ModelCatalog& catalog);
 
-// The metrics the gate compares; every row records both.
+// The keys of the metrics the gate compares: the registered metrics (perfgate/core/metric.hpp), in
+// their order.
 const std::vector<std::string>& gated_metrics();
 
 }  // namespace perfgate::gates

@@ -32,11 +32,8 @@ struct AbRequest {
     std::filesystem::path vocab_dir;
 };
 
-// The metrics decided, in report order.
-inline const std::vector<std::string>& ab_metrics() {
-    static const std::vector<std::string> m{"decode_tok_s", "prefill_tok_s"};
-    return m;
-}
+// The metrics decided, in report order: the registered metrics (perfgate/core/metric.hpp).
+const std::vector<std::string>& ab_metrics();
 
 struct AbModelResult {
     std::string model;

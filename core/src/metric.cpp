@@ -1,0 +1,66 @@
+#include "perfgate/core/metric.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace perfgate {
+
+const std::vector<Metric>& metrics() {
+    static const std::vector<Metric> table = {
+        // key                 label     unit     better          samples                         display   required
+        {"decode_tok_s",      "decode",  "tok/s", Better::higher, &ResultRow::decode_samples,      1.0, "tok/s", true},
+        {"prefill_tok_s",     "prefill", "tok/s", Better::higher, &ResultRow::prefill_samples,     1.0, "tok/s", true},
+        // The kernel's peak resident set of the runtime's largest process (docs/csv-schema.md).
+        {"peak_memory_bytes", "peak memory", "bytes", Better::lower, &ResultRow::peak_memory_samples,
+         1024.0 * 1024.0, "MiB", false},
+    };
+    return table;
+}
+
+const Metric* find_metric(std::string_view key) {
+    for (const auto& m : metrics())
+        if (m.key == key) return &m;
+    return nullptr;
+}
+
+const Metric& metric(std::string_view key) {
+    if (const auto* m = find_metric(key)) return *m;
+    throw std::logic_error("metric \"" + std::string(key) + "\" is not registered (core/src/metric.cpp)");
+}
+
+const std::vector<std::string>& registered_metric_keys() {
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> out;
+        for (const auto& m : metrics()) out.emplace_back(m.key);
+        return out;
+    }();
+    return keys;
+}
+
+std::string metric_keys() {
+    std::string out;
+    for (const auto& m : metrics()) {
+        if (!out.empty()) out += ", ";
+        out += m.key;
+    }
+    return out;
+}
+
+double worsening(const Metric& m, double change) { return m.better == Better::higher ? -change : change; }
+
+double worsening_log(const Metric& m, double log_ratio) { return m.better == Better::higher ? -log_ratio : log_ratio; }
+
+std::string_view worse_word(const Metric& m) { return m.better == Better::higher ? "dropped" : "rose"; }
+
+std::string_view better_word(const Metric& m) { return m.better == Better::higher ? "rose" : "fell"; }
+
+std::string limit_text(const Metric& m, double max_drop) {
+    return fmt::format("{}{:.1f}%", m.better == Better::higher ? '-' : '+', max_drop * 100);
+}
+
+std::string display_value(const Metric& m, double value) {
+    return fmt::format("{:.1f} {}", value / m.display_scale, m.display_unit);
+}
+
+}  // namespace perfgate

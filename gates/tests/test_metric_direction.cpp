@@ -1,0 +1,211 @@
+// Every rule judges a metric in its own registered direction (perfgate/core/metric.hpp): tok/s
+// that drops and peak memory that rises are regressions, and the reverse are improvements. An
+// optional metric the baseline lacks (files recorded before perfgate measured memory) is reported
+// and not judged, so such histories gate exactly as they did.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include "gate_test_support.hpp"
+#include "perfgate/core/csv.hpp"
+#include "perfgate/core/metric.hpp"
+#include "perfgate/gates/decision.hpp"
+#include "perfgate/gates/gate.hpp"
+#include "perfgate/gates/paired.hpp"
+#include "perfgate/gates/render.hpp"
+
+using namespace perfgate;
+using namespace perfgate::gates;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+std::vector<double> around(double level) {
+    return {level * 0.999, level * 1.001, level * 0.9995, level * 1.0005, level};
+}
+
+std::vector<RunLevel> history_at(double level) {
+    const double wobble[] = {1.002, 0.997, 1.004, 0.999, 1.001, 0.996};
+    std::vector<RunLevel> h;
+    for (int i = 0; i < 6; ++i) h.push_back({fmt::format("r{}", i), fmt::format("2026-11-0{}", i + 1), level * wobble[i], 1});
+    return h;
+}
+
+Threshold floor_of(double max_drop) {
+    Threshold t;
+    t.max_drop = max_drop;
+    t.alpha = 0.01;
+    return t;
+}
+
+Verdict within_run(const std::string& metric, double now_level) {
+    return decide_metric(metric, around(100.0), around(now_level), floor_of(0.05), StatTest::welch_t).verdict;
+}
+
+Verdict on_history(const std::string& metric, double now_level) {
+    const auto h = history_at(100.0);
+    return decide_metric_history(metric, h, {}, around(now_level), 1, floor_of(0.05), StatTest::welch_t, HistoryRule{})
+        .verdict;
+}
+
+}  // namespace
+
+TEST_CASE("the registry: each metric once, with its direction", "[gates][metric]") {
+    CHECK(metric("decode_tok_s").better == Better::higher);
+    CHECK(metric("prefill_tok_s").better == Better::higher);
+    CHECK(metric("peak_memory_bytes").better == Better::lower);
+    CHECK(find_metric("itl_p99_ms") == nullptr);
+    CHECK_THROWS_AS(metric("itl_p99_ms"), std::logic_error);
+    CHECK(registered_metric_keys().size() == metrics().size());
+    CHECK(worsening(metric("decode_tok_s"), -0.10) == Approx(0.10));
+    CHECK(worsening(metric("peak_memory_bytes"), +0.10) == Approx(0.10));
+    CHECK(limit_text(metric("decode_tok_s"), 0.05) == "-5.0%");
+    CHECK(limit_text(metric("peak_memory_bytes"), 0.05) == "+5.0%");
+    CHECK(display_value(metric("peak_memory_bytes"), 512 * kMiB) == "512.0 MiB");
+}
+
+TEST_CASE("within-run rule: a rate that drops and memory that rises regress", "[gates][metric]") {
+    CHECK(within_run("decode_tok_s", 80.0) == Verdict::regressed);
+    CHECK(within_run("decode_tok_s", 120.0) == Verdict::improved);
+    CHECK(within_run("peak_memory_bytes", 120.0) == Verdict::regressed);
+    CHECK(within_run("peak_memory_bytes", 80.0) == Verdict::improved);
+    CHECK(within_run("peak_memory_bytes", 102.0) == Verdict::unchanged);
+    const auto c = decide_metric("peak_memory_bytes", around(100.0), around(120.0), floor_of(0.05), StatTest::welch_t);
+    CHECK(*c.change == Approx(0.20));  // the real change, not a mirrored one
+}
+
+TEST_CASE("history rule: direction, floor and MDE in the metric's own terms", "[gates][metric]") {
+    CHECK(on_history("decode_tok_s", 80.0) == Verdict::regressed);
+    CHECK(on_history("decode_tok_s", 120.0) == Verdict::improved);
+    CHECK(on_history("peak_memory_bytes", 120.0) == Verdict::regressed);
+    CHECK(on_history("peak_memory_bytes", 80.0) == Verdict::improved);
+    CHECK(on_history("peak_memory_bytes", 103.0) == Verdict::unchanged);  // beyond the noise, within the floor
+    const auto h = history_at(100.0);
+    const auto mem = decide_metric_history("peak_memory_bytes", h, {}, around(100.0), 1, floor_of(0.05),
+                                           StatTest::welch_t, HistoryRule{});
+    const auto rate = decide_metric_history("decode_tok_s", h, {}, around(100.0), 1, floor_of(0.05),
+                                            StatTest::welch_t, HistoryRule{});
+    // Both are set by the 5% floor here (the runs scatter by 0.3%): a rise of memory and a drop of a
+    // rate just beyond it.
+    REQUIRE(mem.min_detectable_effect);
+    REQUIRE(rate.min_detectable_effect);
+    CHECK(*mem.min_detectable_effect > 0.05);
+    CHECK(*mem.min_detectable_effect < 0.07);
+    CHECK(*rate.min_detectable_effect > 0.05);
+    CHECK(*rate.min_detectable_effect < 0.07);
+    CHECK(mem.verdict == Verdict::unchanged);
+}
+
+TEST_CASE("paired A/B rule: memory that rises in every round regresses", "[gates][metric]") {
+    const std::vector<double> base{100, 101, 99, 100, 100.5, 99.5, 100, 101};
+    std::vector<double> up, down;
+    for (double b : base) {
+        up.push_back(b * 1.12);
+        down.push_back(b * 0.88);
+    }
+    CHECK(decide_paired("peak_memory_bytes", base, up, 0.05, 0.99).verdict == PairedVerdict::regressed);
+    CHECK(decide_paired("peak_memory_bytes", base, down, 0.05, 0.99).verdict == PairedVerdict::improved);
+    CHECK(decide_paired("decode_tok_s", base, up, 0.05, 0.99).verdict == PairedVerdict::improved);
+    CHECK(decide_paired("decode_tok_s", base, down, 0.05, 0.99).verdict == PairedVerdict::regressed);
+}
+
+namespace {
+
+ResultRow memory_row(double decode, std::optional<double> peak_mib, int day, const std::string& run) {
+    ResultRow r;
+    r.model = "qwen3-0.6b";
+    r.runtime = "llama-bench";
+    r.backend = "cpu";
+    r.host = "cpu-epyc";
+    r.prompt_tokens = 512;
+    r.generated_tokens = 128;
+    r.max_tokens = 128;
+    r.prompt_target_len = 512;
+    r.prefill_tok_s = decode * 4;
+    r.decode_tok_s = decode;
+    if (peak_mib) {
+        r.peak_memory_bytes_samples = {*peak_mib * kMiB, *peak_mib * kMiB * 1.0005};
+        r.peak_memory_bytes = r.peak_memory_bytes_samples.back();
+    }
+    r.date = fmt::format("2026-11-{:02}", day);
+    r.run_id = run;
+    r.timestamp = r.date + "T10:00:00Z";
+    return r;
+}
+
+GateOptions options_for(const testing::TempDir& tmp) {
+    GateOptions o;
+    o.benchmarks_dir = (tmp.path / "bench").string();
+    o.thresholds_dir = testing::thresholds_dir();
+    o.report_missing = false;
+    o.empty_run = EmptyRun::first_run;
+    return o;
+}
+
+void write_history(const testing::TempDir& tmp, bool with_memory) {
+    const double wobble[] = {1.002, 0.997, 1.004, 0.999, 1.001, 0.996};
+    for (int i = 0; i < 6; ++i)
+        REQUIRE(append_results_locked(
+            tmp.sub(fmt::format("bench/cpu_cpu-epyc_2026-11-{:02}.csv", i + 1)),
+            {memory_row(60.0 * wobble[i], with_memory ? std::optional<double>(500.0 * wobble[i]) : std::nullopt, i + 1,
+                        fmt::format("h{}", i))}));
+}
+
+const MetricCheck& check_of(const PairReport& p, const std::string& metric) {
+    for (const auto& m : p.metrics)
+        if (m.metric == metric) return m;
+    FAIL("no check of " << metric);
+    throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("the gate on recorded files: peak memory up 20% at the same speed is a regression", "[gates][metric]") {
+    testing::TempDir tmp;
+    write_history(tmp, true);
+    auto report = gate_rows({memory_row(60.0, 600.0, 10, "now")}, options_for(tmp));
+    REQUIRE(report);
+    REQUIRE(report->pairs.size() == 1);
+    const auto& p = report->pairs.front();
+    INFO(render_text(*report));
+    CHECK(p.verdict == Verdict::regressed);
+    CHECK_FALSE(passed(*report));
+    CHECK(check_of(p, "decode_tok_s").verdict == Verdict::unchanged);
+    CHECK(check_of(p, "peak_memory_bytes").verdict == Verdict::regressed);
+    CHECK(*check_of(p, "peak_memory_bytes").change == Approx(0.20).epsilon(0.05));
+    CHECK(p.reason.find("peak_memory_bytes") != std::string::npos);
+    const auto text = render_text(*report);
+    CHECK(text.find("PEAK MEMORY MiB") != std::string::npos);
+    CHECK(text.find("(limit +5.0%") != std::string::npos);
+    CHECK(render_markdown(*report).find("MiB") != std::string::npos);
+
+    auto same = gate_rows({memory_row(60.0, 500.0, 10, "now")}, options_for(tmp));
+    REQUIRE(same);
+    CHECK(same->pairs.front().verdict == Verdict::unchanged);
+    auto less = gate_rows({memory_row(60.0, 400.0, 10, "now")}, options_for(tmp));
+    REQUIRE(less);
+    CHECK(check_of(less->pairs.front(), "peak_memory_bytes").verdict == Verdict::improved);
+}
+
+TEST_CASE("a history without peak memory gates as before: the new reading is shown, not judged", "[gates][metric]") {
+    for (const double decode : {60.0, 45.0}) {
+        testing::TempDir tmp;
+        write_history(tmp, false);
+        auto with = gate_rows({memory_row(decode, 600.0, 10, "now")}, options_for(tmp));
+        auto without = gate_rows({memory_row(decode, std::nullopt, 10, "now")}, options_for(tmp));
+        REQUIRE(with);
+        REQUIRE(without);
+        const auto& p = with->pairs.front();
+        CHECK(p.verdict == without->pairs.front().verdict);
+        CHECK(p.reason == without->pairs.front().reason);
+        CHECK(passed(*with) == passed(*without));
+        const auto& mem = check_of(p, "peak_memory_bytes");
+        CHECK_FALSE(mem.judged);
+        CHECK(mem.verdict == Verdict::new_pair);
+        CHECK(mem.current_value);
+        CHECK(mem.reason.find("no peak memory in the baseline") != std::string::npos);
+        // Without a reading on either side the metric is not reported at all.
+        for (const auto& m : without->pairs.front().metrics) CHECK(m.metric != "peak_memory_bytes");
+    }
+}
