@@ -37,11 +37,24 @@ file(WRITE "${WORK_DIR}/benchmarks/${name}" "${committed}")
 string(REPLACE "20261129T193653-490" "20261129T230000-777" new_run "${rows}")
 string(REGEX REPLACE "[^\n]*20261129T193504-32713[^\n]*\n" "" new_run "${new_run}")
 file(WRITE "${WORK_DIR}/incoming/${name}" "${header}${rows}${new_run}")
+# The committed file has the header from before `arm` (and the machine and peak memory columns
+# after it): adding rows upgrades it in place (docs/csv-schema.md), today's header and five empty
+# fields before each row's last two (timestamp, status), every other byte of its rows kept.
+string(REPLACE ",run_id,timestamp,status\n"
+       ",run_id,arm,machine_id,machine_fingerprint,peak_memory_bytes,peak_memory_bytes_samples,timestamp,status\n"
+       upgraded_header "${header}")
+function(upgraded_rows text out)
+  string(REGEX REPLACE ",([^,\n]*,[^,\n]*\n)" ",,,,,,\\1" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+upgraded_rows("${rows}" upgraded_committed)
+upgraded_rows("${new_run}" upgraded_new_run)
+set(merged "${upgraded_header}${upgraded_committed}${upgraded_new_run}")
 expect("merge: only the new run" 0 "5 rows added, 10 of runs already there" none merge --into benchmarks "incoming/${name}")
-expect_file("${WORK_DIR}/benchmarks/${name}" "${committed}${new_run}" "merge kept every row and added the new run")
+expect_file("${WORK_DIR}/benchmarks/${name}" "${merged}" "merge upgraded the header, kept every row and added the new run")
 expect("merge: again, nothing to add" 0 "0 rows added, 15 of runs already there" none merge --into benchmarks
        "incoming/${name}")
-expect_file("${WORK_DIR}/benchmarks/${name}" "${committed}${new_run}" "a second merge changed nothing")
+expect_file("${WORK_DIR}/benchmarks/${name}" "${merged}" "a second merge changed nothing")
 expect("merge: an mlxcel file" 2 "not perfgate's schema" none merge --into benchmarks
        "${SOURCE}/tests/fixtures/mlxcel-benchmarks/cuda_gb10_2026-07-12.csv")
 expect("merge: no --into" 2 "--into is required" none merge "incoming/${name}")

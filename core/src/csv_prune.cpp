@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "csv_records.hpp"
 #include "locked_file.hpp"
 #include "perfgate/core/file_read.hpp"
 #include "posix_fd.hpp"
@@ -19,59 +20,18 @@
 namespace perfgate {
 namespace {
 
-// One CSV record as it lies in the text: [begin, end) including its line ending, and its fields
-// unquoted. A quoted field may span lines, so records are found by scanning quotes, not lines.
-struct RawRecord {
-    std::size_t begin = 0, end = 0, line = 0;
-    std::vector<std::string> fields;
-};
-
-Expected<RawRecord> next_record(std::string_view text, std::size_t pos, std::size_t line, const std::string& name) {
-    RawRecord r;
-    r.begin = pos;
-    r.line = line;
-    r.fields.emplace_back();
-    bool quoted = false;
-    for (; pos < text.size(); ++pos) {
-        const char c = text[pos];
-        if (quoted) {
-            if (c == '"' && pos + 1 < text.size() && text[pos + 1] == '"') r.fields.back() += '"', ++pos;
-            else if (c == '"') quoted = false;
-            else r.fields.back() += c;
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            r.fields.emplace_back();
-        } else if (c == '\n') {
-            r.end = pos + 1;
-            if (!r.fields.back().empty() && r.fields.back().back() == '\r') r.fields.back().pop_back();
-            return r;
-        } else {
-            r.fields.back() += c;
-        }
-    }
-    if (quoted) return make_error(fmt::format("{}:{}: unterminated quoted field", name, line));
-    if (!r.fields.back().empty() && r.fields.back().back() == '\r') r.fields.back().pop_back();
-    r.end = text.size();
-    return r;
-}
-
-std::size_t lines_in(std::string_view text, std::size_t begin, std::size_t end) {
-    std::size_t n = 0;
-    for (std::size_t i = begin; i < end; ++i) n += text[i] == '\n';
-    return n;
-}
+using detail::lines_in;
+using detail::next_raw_record;
 
 using detail::errno_text;
 
 using detail::Fd;
-using detail::write_all;
 
 }  // namespace
 
 Expected<PrunedText> prune_run_from_text(std::string_view text, const std::string& run_id, const std::string& name) {
     if (text.empty()) return make_error(name + ":1: the file is empty (no header)");
-    auto header = next_record(text, 0, 1, name);
+    auto header = next_raw_record(text, 0, 1, name);
     if (!header) return header.error();
     std::size_t column = header->fields.size();
     for (std::size_t i = 0; i < header->fields.size(); ++i)
@@ -83,7 +43,7 @@ Expected<PrunedText> prune_run_from_text(std::string_view text, const std::strin
     out.text.append(text.substr(0, header->end));
     std::size_t pos = header->end, line = 1 + lines_in(text, 0, header->end);
     while (pos < text.size()) {
-        auto record = next_record(text, pos, line, name);
+        auto record = next_raw_record(text, pos, line, name);
         if (!record) return record.error();
         const bool blank = record->fields.size() == 1 && record->fields[0].empty();
         if (!blank && record->fields.size() != header->fields.size())
@@ -124,24 +84,8 @@ Expected<std::size_t> prune_run_locked(const std::string& path, const std::strin
     if (!pruned) return pruned.error();
     if (pruned->removed == 0) return std::size_t{0};
 
-    const std::filesystem::path target(path);
-    const auto folder = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-    std::string temp = (folder / ("." + target.filename().string() + ".prune-XXXXXX")).string();
-    Fd out(::mkstemp(temp.data()));
-    if (out.get() < 0) return make_error(fmt::format("{}: cannot create a temporary file beside it: {}", path, errno_text()));
-    auto fail = [&](Error e) -> Expected<std::size_t> {
-        ::unlink(temp.c_str());
-        return e;
-    };
-    if (::fchmod(out.get(), st.st_mode & 07777) != 0) return fail(make_error(fmt::format("{}: chmod: {}", temp, errno_text())));
-    if (auto w = write_all(out.get(), pruned->text); !w)
-        return fail(make_error(fmt::format("{}: write failed: {}", temp, w.error().message)));
-    if (::fsync(out.get()) != 0) return fail(make_error(fmt::format("{}: fsync failed: {}", temp, errno_text())));
-    if (::rename(temp.c_str(), path.c_str()) != 0)
-        return fail(make_error(fmt::format("{}: cannot replace it: {}", path, errno_text())));
-    // The rename itself must survive a crash.
-    Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (dir.get() >= 0) ::fsync(dir.get());
+    if (auto replaced = detail::replace_locked_file(path, pruned->text, st.st_mode & 07777, "prune"); !replaced)
+        return replaced.error();
     return pruned->removed;
 }
 

@@ -10,10 +10,12 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <variant>
 
 #include "columns.hpp"
+#include "csv_records.hpp"
 #include "locked_file.hpp"
 #include "perfgate/core/file_read.hpp"
 #include "posix_fd.hpp"
@@ -44,11 +46,13 @@ const std::vector<std::string>& perfgate_columns() {
 namespace {
 
 // perfgate's header grew after its first files were written: `arm` (perfgate ab), then
-// `machine_id` and `machine_fingerprint` (machine identity). A file of the day started before a
-// column keeps its header, and rows are appended to it in that file's own layout, the columns it
-// lacks left out. Only a row that needs a missing column is refused (an A/B row's arm); a row's
-// machine fields are dropped there, so it gates as the file's other rows do, without identity.
-// A layout is the list of today's columns its header lacks; the current one lacks none.
+// `machine_id` and `machine_fingerprint` (machine identity), then `peak_memory_bytes` and its
+// samples. A day's file started before a column is upgraded when rows are appended to it: under
+// the appenders' lock it is rewritten whole with today's header, every existing record kept byte
+// for byte except for an empty field inserted where each missing column now stands (no value is
+// formatted again), and the new rows follow in today's layout (upgrade_to_todays_header). So no
+// row loses a field, and A/B rows are taken like any other. Only a header that is none of these
+// is refused. A layout is the list of today's columns its header lacks; the current one lacks none.
 using Layout = std::vector<std::string_view>;
 
 const std::vector<Layout>& known_layouts() {
@@ -157,6 +161,42 @@ Expected<off_t> cut_torn_tail(int fd, std::string_view text, std::size_t keep, c
 
 namespace {
 
+// The text of a file written with an older `layout`, rewritten for today's header: the header
+// line replaced, and in each record an empty field inserted at the position of every column the
+// layout lacks; the fields it has are copied as written, quotes and all, and so is each record's
+// line end. A blank line, and a record whose field count does not match its header (the reader
+// refuses it either way), are copied unchanged. `text` holds complete records only.
+Expected<std::string> upgrade_to_todays_header(std::string_view text, const Layout& layout, const std::string& path) {
+    const auto& columns = perfgate_columns();
+    const std::size_t old_count = columns.size() - layout.size();
+    auto header = detail::next_raw_record(text, 0, 1, path);
+    if (!header) return header.error();
+    std::string out = perfgate_header_line();
+    out += header->line_end.empty() ? std::string_view("\n") : header->line_end;
+    std::size_t pos = header->end, line = 1 + detail::lines_in(text, 0, header->end);
+    while (pos < text.size()) {
+        auto record = detail::next_raw_record(text, pos, line, path);
+        if (!record) return record.error();
+        if (record->blank() || record->raw_fields.size() != old_count) {
+            out.append(text.substr(record->begin, record->end - record->begin));
+        } else {
+            std::size_t next = 0;
+            for (std::size_t i = 0; i < columns.size(); ++i) {
+                if (i > 0) out += ',';
+                if (!lacks(layout, columns[i])) out.append(record->raw_fields[next++]);
+            }
+            out.append(record->line_end);
+        }
+        line += detail::lines_in(text, record->begin, record->end);
+        pos = record->end;
+    }
+    return out;
+}
+
+}  // namespace
+
+namespace {
+
 // Not found: the file does not exist yet and is created whole by create_with_rows().
 struct Absent {};
 
@@ -242,6 +282,7 @@ Expected<std::size_t> append_locked(const std::string& path, std::vector<ResultR
     if (::fstat(fd.get(), &st) != 0) return make_error(fmt::format("{}: cannot stat: {}", path, errno_text()));
     std::string bytes;
     Layout layout;
+    std::optional<std::string> existing_text;  // the complete records, when the file has any bytes
     if (st.st_size == 0) {
         // An empty file left by an earlier perfgate (which created the file before writing it).
         bytes = perfgate_header_line() + "\n";
@@ -268,11 +309,21 @@ Expected<std::size_t> append_locked(const std::string& path, std::vector<ResultR
             for (const auto& r : held->rows) known.insert(r.run_id);
             std::erase_if(rows, [&](const ResultRow& r) { return known.count(r.run_id) > 0; });
         }
+        existing_text = std::move(*text);
     }
-    for (const auto& row : rows)
-        if (lacks(layout, "arm") && !row.arm.empty())
-            return make_error(fmt::format("{}:1: the file's header has no 'arm' column (written before perfgate ab); "
-                                          "refusing to append A/B rows to it (use a new file or a --suffix)", path));
+    if (!layout.empty()) {
+        if (rows.empty()) return std::size_t{0};  // nothing to append: the file stays as it is
+        // An older header: the file is replaced by its upgrade with the new rows at its end, in
+        // one rename under the lock (those waiting for it then lock the new file).
+        auto upgraded = upgrade_to_todays_header(*existing_text, layout, path);
+        if (!upgraded) return upgraded.error();
+        *upgraded += rows_text(rows, Layout{});
+        if (auto replaced = detail::replace_locked_file(path, *upgraded, st.st_mode & 07777, "upgrade"); !replaced)
+            return make_error(fmt::format("{}; the file was left as it was", replaced.error().message));
+        fmt::print(stderr, "perfgate: {}: header upgraded to today's columns (added: {}); every earlier row kept\n",
+                   path, fmt::join(layout, ", "));
+        return rows.size();
+    }
     bytes += rows_text(rows, layout);
     if (bytes.empty()) return std::size_t{0};
 

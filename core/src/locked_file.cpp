@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
 
 #include "posix_fd.hpp"
 
@@ -31,6 +32,25 @@ Expected<std::optional<int>> open_locked_by_name(const std::string& path, int ac
             return std::optional<int>{fd.release()};
     }
     return make_error(fmt::format("{}: the file kept being replaced while waiting for its lock", path));
+}
+
+Status replace_locked_file(const std::string& path, std::string_view bytes, unsigned mode, std::string_view purpose) {
+    const std::filesystem::path target(path);
+    const auto folder = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    std::string temp = (folder / fmt::format(".{}.{}-XXXXXX", target.filename().string(), purpose)).string();
+    Fd out(::mkostemp(temp.data(), O_CLOEXEC));
+    if (out.get() < 0) return make_error(fmt::format("{}: cannot create a temporary file beside it: {}", path, errno_text()));
+    auto fail = [&](std::string message) -> Status {
+        ::unlink(temp.c_str());
+        return make_error(std::move(message));
+    };
+    if (::fchmod(out.get(), static_cast<mode_t>(mode)) != 0) return fail(fmt::format("{}: chmod: {}", temp, errno_text()));
+    if (auto w = write_all(out.get(), bytes); !w) return fail(fmt::format("{}: write failed: {}", temp, w.error().message));
+    if (::fsync(out.get()) != 0) return fail(fmt::format("{}: fsync failed: {}", temp, errno_text()));
+    if (::rename(temp.c_str(), path.c_str()) != 0) return fail(fmt::format("{}: cannot replace it: {}", path, errno_text()));
+    Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.get() >= 0) ::fsync(dir.get());
+    return Ok{};
 }
 
 }  // namespace perfgate::detail

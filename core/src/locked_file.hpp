@@ -24,4 +24,11 @@ namespace perfgate::detail {
 Expected<std::optional<int>> open_locked_by_name(const std::string& path, int access, std::string_view doing,
                                                  std::string_view opening);
 
+// Replaces the file under `path`, whose lock (above) the caller holds, with `bytes`: written to a
+// temporary beside it (".<name>.<purpose>-XXXXXX"), given `mode`, synced, renamed over the file,
+// and the folder synced so that the rename survives a crash. Readers see the old file or the new
+// one, never a part. On failure the temporary is removed and the file is left as it was. The
+// processes waiting for the lock then find a new file under the name (open_locked_by_name).
+Status replace_locked_file(const std::string& path, std::string_view bytes, unsigned mode, std::string_view purpose);
+
 }  // namespace perfgate::detail

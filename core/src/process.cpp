@@ -1,9 +1,11 @@
 #include "perfgate/core/process.hpp"
 
 #include <atomic>
+#include <cerrno>
 #include <filesystem>
 #include <csignal>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -91,6 +93,9 @@ Expected<ProcessResult> run_process(const ProcessRequest& request) {
     if (launch_error || !child.valid())
         return make_error("cannot start " + describe(*exe, request) + ": " + launch_error.message());
     const pid_t pid = child.id();
+    // We reap the child ourselves (wait4, for its resource usage): boost must neither wait for it
+    // nor terminate it when `child` goes out of scope.
+    child.detach();
     ::setpgid(pid, pid);  // also from the parent, so the group exists before we might signal it
     g_active_group.store(pid);
 
@@ -107,19 +112,26 @@ Expected<ProcessResult> run_process(const ProcessRequest& request) {
 
     const auto deadline = start + request.timeout;
     auto next_tick = start + std::chrono::seconds(1);
-    bool exited = false;
+    int status = 0;
+    struct rusage usage {};
+    bool reaped = false;  // wait4 returned the child's status and usage
+    bool exited = false;  // reaped, or lost to someone else's wait (ECHILD)
     while (!exited) {
         detail::pump(streams, std::chrono::milliseconds(50), request.on_stderr_line);
         if (request.on_tick && Clock::now() >= next_tick) {
             next_tick += std::chrono::seconds(1);
             request.on_tick(std::chrono::duration<double>(Clock::now() - start).count());
         }
-        std::error_code ec;
-        exited = !child.running(ec);
+        const pid_t got = ::wait4(pid, &status, WNOHANG, &usage);
+        reaped = got == pid;
+        exited = reaped || (got < 0 && errno != EINTR);
         if (!exited && Clock::now() >= deadline) {
             result.timed_out = true;
             ::kill(-pid, SIGKILL);
-            child.wait(ec);
+            pid_t waited = -1;
+            do waited = ::wait4(pid, &status, 0, &usage);
+            while (waited < 0 && errno == EINTR);
+            reaped = waited == pid;
             exited = true;
         }
     }
@@ -133,10 +145,11 @@ Expected<ProcessResult> run_process(const ProcessRequest& request) {
         detail::pump(streams, std::chrono::milliseconds(50), request.on_stderr_line);
     detail::finish(streams, request.on_stderr_line);
 
-    const int status = child.native_exit_code();
     if (result.timed_out) result.term_signal = SIGKILL;
-    else if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
+    else if (reaped && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+    else if (reaped && WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
+    // Linux reports ru_maxrss in KiB.
+    if (reaped) result.peak_rss_bytes = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024u;
     result.out = out.buffer.text();
     result.err = err.buffer.text();
     result.out_truncated = out.buffer.truncated();

@@ -100,7 +100,7 @@ TEST_CASE("a read-only directory gives a clear error", "[csv][append]") {
     CHECK_THAT(r.error().message, Catch::Contains("cannot open for appending"));
 }
 
-TEST_CASE("the arm column: round-trips, and files from before it still read and take normal rows", "[csv][append]") {
+TEST_CASE("the arm column: round-trips, and a file from before it is upgraded to take A/B rows", "[csv][append]") {
     auto path = (temp_dir() / "arm.csv").string();
     fs::remove(path);
     ResultRow head = row("m1", 1.0);
@@ -111,35 +111,34 @@ TEST_CASE("the arm column: round-trips, and files from before it still read and 
     CHECK(f->rows[0].arm == "head");
 
     // A file of the day written before the column existed: perfgate's header without "arm" (and
-    // without the machine columns, which came later still).
+    // without the columns that came later still). Appending upgrades its header (more in
+    // csv_header_upgrade_test.cpp), so the A/B row keeps its arm.
     std::string old_header;
     for (const auto& c : perfgate_columns())
-        if (c != "arm" && c != "machine_id" && c != "machine_fingerprint") old_header += (old_header.empty() ? "" : ",") + c;
+        if (c != "arm" && c != "machine_id" && c != "machine_fingerprint" && c.rfind("peak_memory_bytes", 0) != 0)
+            old_header += (old_header.empty() ? "" : ",") + c;
     auto legacy = (temp_dir() / "legacy.csv").string();
     {
         std::ofstream out(legacy, std::ios::binary);
         out << old_header << '\n';
     }
-    REQUIRE(append_results_locked(legacy, {row("m2", 2.0)}));
+    REQUIRE(append_results_locked(legacy, {row("m2", 2.0), head}));
     auto g = read_results_csv(legacy);
     REQUIRE(g);
     CHECK(g->generation == CsvGeneration::Perfgate);
-    CHECK(g->header.size() == perfgate_columns().size() - 3);
-    REQUIRE(g->rows.size() == 1);
+    CHECK(g->header == perfgate_columns());
+    REQUIRE(g->rows.size() == 2);
     CHECK(g->rows[0].arm.empty());
     CHECK(*g->rows[0].decode_tok_s == 2.0);
-    // An A/B row needs the column: refused there, and the file is left as it was.
-    auto refused = append_results_locked(legacy, {head});
-    REQUIRE_FALSE(refused);
-    CHECK(refused.error().message.find("no 'arm' column") != std::string::npos);
-    CHECK(read_results_csv(legacy)->rows.size() == 1);
+    CHECK(g->rows[1].arm == "head");
 }
 
 TEST_CASE("the machine columns: after arm, status still last, round-trip, older files read and take rows", "[csv][append]") {
     const auto& columns = perfgate_columns();
     REQUIRE(columns.size() >= 6);
-    const std::vector<std::string> tail(columns.end() - 5, columns.end());
-    CHECK(tail == std::vector<std::string>{"arm", "machine_id", "machine_fingerprint", "timestamp", "status"});
+    const std::vector<std::string> tail(columns.end() - 7, columns.end());
+    CHECK(tail == std::vector<std::string>{"arm", "machine_id", "machine_fingerprint", "peak_memory_bytes",
+                                           "peak_memory_bytes_samples", "timestamp", "status"});
 
     auto path = (temp_dir() / "machine.csv").string();
     fs::remove(path);
@@ -154,10 +153,11 @@ TEST_CASE("the machine columns: after arm, status still last, round-trip, older 
     CHECK(f->rows[0].machine_fingerprint == "fedcba9876543210");
 
     // A day's file started with the header from before the machine columns (arm already there):
-    // a normal row is appended in that layout, without its machine fields, and reads back.
+    // its header is upgraded when rows are appended, so they keep their machine fields.
     std::string arm_header;
     for (const auto& c : columns)
-        if (c != "machine_id" && c != "machine_fingerprint") arm_header += (arm_header.empty() ? "" : ",") + c;
+        if (c != "machine_id" && c != "machine_fingerprint" && c.rfind("peak_memory_bytes", 0) != 0)
+            arm_header += (arm_header.empty() ? "" : ",") + c;
     auto legacy = (temp_dir() / "before-machine.csv").string();
     {
         std::ofstream out(legacy, std::ios::binary);
@@ -168,10 +168,10 @@ TEST_CASE("the machine columns: after arm, status still last, round-trip, older 
     REQUIRE(append_results_locked(legacy, {measured, head}));
     auto g = read_results_csv(legacy);
     REQUIRE(g);
-    CHECK(g->header.size() == columns.size() - 2);
+    CHECK(g->header.size() == columns.size());
     REQUIRE(g->rows.size() == 2);
-    CHECK(g->rows[0].machine_id.empty());
-    CHECK(g->rows[0].machine_fingerprint.empty());
+    CHECK(g->rows[0].machine_id == "0123456789abcdef");
+    CHECK(g->rows[0].machine_fingerprint == "fedcba9876543210");
     CHECK(g->rows[1].arm == "head");
     CHECK(*g->rows[0].decode_tok_s == 1.0);
 }

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 
@@ -50,6 +51,48 @@ TEST_CASE("run_process reports a signal as 128 + signal", "[process]") {
     REQUIRE(res->term_signal);
     CHECK(*res->term_signal == SIGTERM);
     CHECK(res->shell_status() == 128 + SIGTERM);
+    CHECK(res->peak_rss_bytes);
+}
+
+TEST_CASE("run_process reports the peak resident memory of the child", "[process][memory]") {
+    constexpr std::uint64_t kMiB = 1024 * 1024;
+    // python3 (a dependency of the test suite, scripts/bootstrap) builds a 64 MiB bytes object by
+    // repetition, which writes, and so makes resident, every one of its pages.
+    const auto python = find_on_path("python3");
+    REQUIRE(python);
+    ProcessRequest big;
+    big.program = *python;
+    big.args = {"-c", "b = b'\\x01' * (64 << 20); print(len(b))"};
+    const auto grown = run_process(big);
+    REQUIRE(grown);
+    CHECK(grown->exit_code == 0);
+    CHECK(grown->out == std::to_string(64 * kMiB) + "\n");
+    REQUIRE(grown->peak_rss_bytes);
+    CHECK(*grown->peak_rss_bytes >= 64 * kMiB);
+
+    ProcessRequest small;
+    small.program = "true";
+    const auto trivial = run_process(small);
+    REQUIRE(trivial);
+    CHECK(trivial->exit_code == 0);
+    REQUIRE(trivial->peak_rss_bytes);
+    CHECK(*trivial->peak_rss_bytes > 0);
+    CHECK(*trivial->peak_rss_bytes < 16 * kMiB);
+
+    SECTION("a descendant the child waited for counts, as the largest process, not as a sum") {
+        // Two 64 MiB pythons, one after the other: the peak is one of them, not both.
+        const auto dir = test::fresh_dir("process", "peak-descendant");
+        ProcessRequest shell;
+        shell.program = script(dir, "parent", "for i in 1 2; do \"$1\" -c \"b = b'\\x01' * (64 << 20)\"; done\necho waited; exit 4").string();
+        shell.args = {*python};
+        const auto res = run_process(shell);
+        REQUIRE(res);
+        CHECK(res->exit_code == 4);
+        CHECK(res->out == "waited\n");
+        REQUIRE(res->peak_rss_bytes);
+        CHECK(*res->peak_rss_bytes >= 64 * kMiB);
+        CHECK(*res->peak_rss_bytes < 2 * 64 * kMiB);
+    }
 }
 
 TEST_CASE("a timeout kills the whole process group, grandchild included", "[process]") {
@@ -68,6 +111,7 @@ TEST_CASE("a timeout kills the whole process group, grandchild included", "[proc
     CHECK(res->term_signal == SIGKILL);
     CHECK_FALSE(res->exit_code);
     CHECK(took < 5.0);
+    CHECK(res->peak_rss_bytes);  // reaped after the kill, so its usage is known
     CHECK(res->out == "started\n");
     int grandchild = 0;
     std::ifstream(pid_file) >> grandchild;

@@ -4,6 +4,7 @@
 
 #include "perfgate/core/stats.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
@@ -176,6 +177,26 @@ void apply_measurement(ResultRow& row, const Measurement& m) {
     if (m.facts.model_size) row.model_bytes = m.facts.model_size;
 }
 
+// Peak memory, for every runtime kind: the kernel's figure for each measured launch (core's
+// run_process, wait4's ru_maxrss of the runtime process or the largest descendant it waited for),
+// one sample per launch and their largest as the headline. A runtime's own report
+// (RuntimeFacts::peak_memory_gb from mlx-lm and mlxcel) is not used for the column, so the column
+// means the same thing whichever runtime ran; device memory is not measured here.
+void note_launch_peak(std::vector<double>& peaks, const LaunchResult& run) {
+    if (run.peak_rss_bytes) peaks.push_back(static_cast<double>(*run.peak_rss_bytes));
+}
+
+void apply_peak_memory(ResultRow& row, const std::vector<double>& peaks) {
+    row.peak_memory_bytes_samples = peaks;
+    row.peak_memory_bytes.reset();
+    if (!peaks.empty()) row.peak_memory_bytes = *std::max_element(peaks.begin(), peaks.end());
+}
+
+std::string peak_memory_text(const ResultRow& row) {
+    if (!row.peak_memory_bytes) return "";
+    return fmt::format(", peak memory {:.1f} MiB", *row.peak_memory_bytes / (1024.0 * 1024.0));
+}
+
 }  // namespace
 
 std::vector<std::string> build_arguments(const SuiteRuntime& rt, const Workload& w, const std::string& model_path,
@@ -291,7 +312,7 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
     const auto& w = suite.workload;
     const std::int64_t launches = rt.in_process_repetitions ? 1 : w.warmup + w.repetitions;
     const auto start = Clock::now();
-    std::vector<double> decode, prefill;
+    std::vector<double> decode, prefill, peaks;
     Measurement last;
     for (std::int64_t i = 0; i < launches; ++i) {
         const bool warm = !rt.in_process_repetitions && i < w.warmup;
@@ -361,6 +382,7 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
         }
         last = *parsed;
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        if (!warm) note_launch_peak(peaks, run);
         if (warm) {
             log << fmt::format("{}: warmup {}/{} decode {:.2f} tok/s, elapsed {:.1f} s\n", label, i + 1, w.warmup,
                                *parsed->decode_tok_s, elapsed);
@@ -395,8 +417,10 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
         }
     }
     apply_measurement(row, combined);
-    log << fmt::format("{}: decode {:.2f} tok/s (median) [{}]{}\n", label, *row.decode_tok_s, samples_text(row.decode_tok_s_samples),
-                       row.prefill_tok_s ? fmt::format(", prefill {:.2f} tok/s", *row.prefill_tok_s) : "");
+    apply_peak_memory(row, peaks);
+    log << fmt::format("{}: decode {:.2f} tok/s (median) [{}]{}{}\n", label, *row.decode_tok_s, samples_text(row.decode_tok_s_samples),
+                       row.prefill_tok_s ? fmt::format(", prefill {:.2f} tok/s", *row.prefill_tok_s) : "",
+                       peak_memory_text(row));
 
     // 6. Cooldown (longer after big models), so the next pair starts from a cool device.
     const double cool = estimate->weight_bytes > w.big_model_bytes ? std::max(w.cooldown_s, w.big_cooldown_s) : w.cooldown_s;

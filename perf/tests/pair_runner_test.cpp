@@ -1,4 +1,7 @@
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <sstream>
 
 #include "perfgate/core/csv.hpp"
@@ -96,6 +99,47 @@ TEST_CASE("pairs end as classified and each writes one well-formed row", "[pair]
     CHECK(skipped.status.text == "SKIP:oom_estimate");
     CHECK_FALSE(skipped.decode_tok_s);
     CHECK(skipped.model_bytes == 110000000000ull);
+}
+
+TEST_CASE("a pair records the peak memory of each measured launch, not of the warmups", "[pair][memory]") {
+    auto suite = load_suite(test::data() / "stub-suite.json");
+    REQUIRE(suite);
+    const auto results = test::temp_dir("peak-memory");
+    const auto ok = run(*suite, "stub-ok", "small", results);
+    REQUIRE(ok.outcome.status.text == "ok");
+    const auto& row = *ok.outcome.row;
+    // The stub suite has one warmup and two repetitions, one process each: two samples.
+    REQUIRE(row.peak_memory_bytes_samples.size() == 2);
+    for (double s : row.peak_memory_bytes_samples) {
+        CHECK(s > 0);
+        CHECK(s < 256.0 * 1024 * 1024);  // a shell printing a file
+    }
+    REQUIRE(row.peak_memory_bytes);
+    CHECK(*row.peak_memory_bytes ==
+          *std::max_element(row.peak_memory_bytes_samples.begin(), row.peak_memory_bytes_samples.end()));
+    CHECK_THAT(ok.log, Catch::Contains("decode 62.68 tok/s (median) [62.68, 62.68]"));
+    CHECK_THAT(ok.log, Catch::Contains(fmt::format(", peak memory {:.1f} MiB\n", *row.peak_memory_bytes / (1024.0 * 1024.0))));
+
+    // mlx-lm prints its own peak (3.285 GB in this recording); the column keeps the kernel's figure
+    // of the process, so that it means the same for every runtime.
+    const auto mlx = run(*suite, "stub-mlxlm", "small", results);
+    REQUIRE(mlx.outcome.status.text == "ok");
+    REQUIRE(mlx.outcome.row->peak_memory_bytes);
+    CHECK(*mlx.outcome.row->peak_memory_bytes < 1e9);
+    CHECK(mlx.outcome.row->peak_memory_bytes_samples.size() == 2);
+
+    // A failed pair has no measurement, peak memory included.
+    const auto fail = run(*suite, "stub-fail", "small", results);
+    REQUIRE(fail.outcome.status.text == "FAIL:bench");
+    CHECK_FALSE(fail.outcome.row->peak_memory_bytes);
+    CHECK(fail.outcome.row->peak_memory_bytes_samples.empty());
+
+    // And the samples survive the CSV.
+    const auto csv = perfgate::read_results_csv((results / "rocm_strixhalo-gfx1151_2026-11-29_replay.csv").string());
+    REQUIRE(csv);
+    REQUIRE(csv->rows.size() == 3);
+    CHECK(csv->rows[0].peak_memory_bytes == row.peak_memory_bytes);
+    CHECK(csv->rows[0].peak_memory_bytes_samples == row.peak_memory_bytes_samples);
 }
 
 TEST_CASE("a timeout fails the pair and records FAIL:timeout", "[pair]") {

@@ -5,6 +5,7 @@
 // everything it started; output captured up to a bound.
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -41,6 +42,12 @@ struct ProcessResult {
     bool out_truncated = false;      // some stdout was dropped to stay within the bound
     bool err_truncated = false;
     double wall_seconds = 0.0;
+    // The peak resident set size (wait4's ru_maxrss, in bytes) of the largest single process of
+    // the tree that was waited for: the child itself, or a descendant the child waited for. It is
+    // not the sum over the tree (two processes of 1 GiB each give 1 GiB), it misses descendants
+    // nobody waited for (killed leftovers of the group, adopted ones), and it is host memory, not
+    // device memory. Unset when the child's status could not be collected.
+    std::optional<std::uint64_t> peak_rss_bytes;
 
     // The shell's view of the status: exit code, or 128 + signal.
     int shell_status() const;
