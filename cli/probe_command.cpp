@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/perf/host_context.hpp"
+#include "perfgate/perf/runtime_adapter.hpp"
 #include "perfgate/gates/thresholds.hpp"
 #include "perfgate/probes/memory_bandwidth.hpp"
 #include "perfgate/probes/probe.hpp"
@@ -55,7 +56,10 @@ int run_probe(const ProbeArgs& args) {
     std::optional<std::string> kind, tag;
     if (!args.runtime_kind.empty()) kind = args.runtime_kind;
     if (!args.host_tag.empty()) tag = args.host_tag;
-    if (auto st = probes::check_probe_choices(kind, tag); !st) {
+    Expected<probes::RuntimeQuery> query = probes::RuntimeQuery::none;
+    if (kind) query = perf::find_probe_query(*kind);
+    const Status st = query ? probes::check_host_tag_choice(tag) : Status(query.error());
+    if (!st) {
         fmt::print(stderr, "perfgate probe: {}\n", st.error().message);
         return exit_code::usage;
     }
@@ -63,7 +67,8 @@ int run_probe(const ProbeArgs& args) {
     options.host_tag = tag;
     if (!args.sysroot.empty()) options.sysroot = args.sysroot;
     options = probes::with_environment_defaults(options);
-    if (!args.runtime_kind.empty()) options.runtime_kind = args.runtime_kind;
+    options.runtime_kind = kind;
+    options.runtime_query = *query;
     if (!args.runtime_binary.empty()) options.runtime_binary = args.runtime_binary;
     if (!args.runtime_model.empty()) options.runtime_model = args.runtime_model;
     options.thresholds_dir = args.thresholds_dir;
@@ -80,7 +85,7 @@ void add_probe_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("probe", "Detect backend, device, device memory and host identity");
     cmd->add_flag("--json", args->json, "Print one JSON object instead of the summary");
     cmd->add_option("--sysroot", args->sysroot, "Read /proc, /sys, /etc, /opt under DIR (default /, or $PERFGATE_SYSROOT)");
-    auto* kind = cmd->add_option("--runtime", args->runtime_kind, "Ask this runtime first: a runtime kind of the suites (llama-bench, mlxcel, mlx-lm, catch2, command) or llama.cpp; unknown kinds are usage errors");
+    auto* kind = cmd->add_option("--runtime", args->runtime_kind, "Ask this runtime first: " + perf::probe_runtime_names() + " (the suites' runtime kinds, then older spellings); unknown kinds are usage errors");
     auto* binary = cmd->add_option("--runtime-binary", args->runtime_binary, "Path of the runtime executable");
     kind->needs(binary);
     binary->needs(kind);

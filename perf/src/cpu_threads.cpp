@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "perfgate/perf/runtime_adapter.hpp"
+
 namespace perfgate::perf {
 
 // Measured on the 2-core development host (docs/verdict-quality.md): llama-bench decode with
@@ -23,7 +25,7 @@ bool sets_thread_count(const SuiteRuntime& runtime) {
 }
 
 std::vector<std::string> default_thread_flags(const Suite& suite, const SuiteRuntime& runtime, const HostContext& host) {
-    if (suite.backend != "cpu" || runtime.kind != RuntimeKind::LlamaBench) return {};
+    if (suite.backend != "cpu" || !adapter_of(runtime).takes_cpu_threads) return {};
     if (suite.replay || runtime.replay || !host.replay.empty()) return {};  // a recording ran with what it ran
     if (!host.cpu_cores || sets_thread_count(runtime)) return {};
     return {"-t", std::to_string(default_cpu_threads(*host.cpu_cores))};

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "perfgate/core/host_tag_rule.hpp"
+#include "perfgate/perf/runtime_adapter.hpp"
 #include "perfgate/probes/cpu_cores.hpp"
 #include "perfgate/probes/probe.hpp"
 #include "perfgate/probes/sysroot.hpp"
@@ -15,6 +16,11 @@ Expected<HostContext> probe_host_context(const HostProbeOptions& options) {
     po.search_path = options.search_path;
     po.thresholds_dir = options.thresholds_dir;
     po.runtime_kind = options.runtime_kind;
+    if (options.runtime_kind) {  // how to ask it is the runtime table's column
+        auto query = find_probe_query(*options.runtime_kind);
+        if (!query) return query.error();
+        po.runtime_query = *query;
+    }
     po.runtime_binary = options.runtime_binary;
     po.runtime_model = options.runtime_model;
     po.host_tag = options.host_tag;

@@ -21,59 +21,20 @@
 #include "perfgate/perf/launcher.hpp"
 #include "model_source.hpp"
 #include "perfgate/perf/recorder.hpp"
+#include "perfgate/perf/runtime_adapter.hpp"
 
 namespace perfgate::perf {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::vector<std::string> default_args(RuntimeKind kind) {
-    switch (kind) {
-        case RuntimeKind::LlamaBench:
-            return {"-m", "{model_path}", "-p", "{prompt_tokens}", "-n", "{generated_tokens}", "-r", "{repetitions}",
-                    "-o", "json", "--progress"};
-        case RuntimeKind::Mlxcel:  // mlxcel-bench-decode, as bench_decode.sh calls it
-            return {"-m", "{model_path}", "-p", "Hello", "-n", "{generated_tokens}", "--prompt-tokens",
-                    "{prompt_tokens}", "--ignore-eos"};
-        default:
-            return {};
-    }
-}
-
-std::vector<OutputFormat> formats_for(const SuiteRuntime& rt) {
-    if (rt.output) return {*rt.output};
-    switch (rt.kind) {
-        case RuntimeKind::LlamaBench: return {OutputFormat::LlamaBenchJson};
-        case RuntimeKind::Mlxcel: return {OutputFormat::MlxcelProfile, OutputFormat::MlxcelGenerate};
-        case RuntimeKind::MlxLm: return {OutputFormat::MlxLmBenchmark, OutputFormat::MlxLmGenerate};
-        case RuntimeKind::Catch2: return {OutputFormat::Catch2Xml};
-        case RuntimeKind::Command: return {OutputFormat::Command};
-    }
-    return {OutputFormat::Command};
-}
-
-// Tries the runtime's formats in order; the first that yields a decode number wins.
+// The kind's adapter reads the output (runtime_adapter.hpp: its formats, in order).
 Expected<Measurement> parse_output(const SuiteRuntime& rt, const SuiteModel& model, const LaunchResult& run) {
-    std::optional<Error> first_error;
-    std::optional<Measurement> partial;
-    for (const auto format : formats_for(rt)) {
-        Expected<Measurement> m = make_error("unparsed");
-        switch (format) {
-            case OutputFormat::LlamaBenchJson: m = parse_llama_bench_json(run.out); break;
-            case OutputFormat::MlxcelProfile: m = parse_mlxcel_profile(run.merged()); break;
-            case OutputFormat::MlxcelGenerate: m = parse_mlxcel_generate(run.merged()); break;
-            case OutputFormat::MlxLmGenerate: m = parse_mlx_lm_generate(run.merged()); break;
-            case OutputFormat::MlxLmBenchmark: m = parse_mlx_lm_benchmark(run.merged()); break;
-            case OutputFormat::Catch2Xml: m = parse_catch2_xml(run.out, model.benchmark); break;
-            case OutputFormat::Command: m = parse_command_output(run.merged(), rt.patterns); break;
-        }
-        if (m && m->decode_tok_s) return m;
-        if (m && !partial) partial = *m;
-        if (!m && !first_error) first_error = m.error();
-    }
-    if (partial) return *partial;  // FAIL:no_output keeps whatever parsed
-    return first_error.value_or(make_error("no output format matched"));
+    return parse_runtime_output(rt, model, run.out, run.merged());
 }
+
+// Lines of the runtime's own progress on stderr start with this ("" for a runtime without any).
+std::string_view progress_prefix(const SuiteRuntime& rt) { return adapter_of(rt).progress_prefix; }
 
 std::string utc_timestamp() {
     const std::time_t now = std::time(nullptr);
@@ -126,7 +87,7 @@ ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel&
     row.device_arch = host.device_arch;
     row.device_memory_bytes = host.device_memory_bytes;
     row.repetitions = suite.workload.repetitions;
-    row.warmup = rt.in_process_repetitions ? (rt.kind == RuntimeKind::LlamaBench ? 1 : 0) : suite.workload.warmup;
+    row.warmup = rt.in_process_repetitions ? adapter_of(rt).own_warmups : suite.workload.warmup;
     row.batch = suite.workload.batch;
     row.rocm_version = host.rocm_version;
     row.cuda_version = host.cuda_version;
@@ -202,7 +163,7 @@ std::string peak_memory_text(const ResultRow& row) {
 std::vector<std::string> build_arguments(const SuiteRuntime& rt, const Workload& w, const std::string& model_path,
                                          const std::string& model_name, std::int64_t repetitions,
                                          const std::string& forge_spec) {
-    std::vector<std::string> args = rt.args.empty() ? default_args(rt.kind) : rt.args;
+    std::vector<std::string> args = rt.args.empty() ? adapter_of(rt).default_args : rt.args;
     args.insert(args.end(), rt.flags.begin(), rt.flags.end());
     const std::pair<std::string, std::string> values[] = {
         {"{model_path}", model_path},
@@ -329,9 +290,9 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
         // `quiet_s` seconds in which nothing was shown, so a long repetition is never a silent gap.
         auto last_shown = Clock::now();
         std::string last_step;
-        if (rt.kind == RuntimeKind::LlamaBench)
+        if (!progress_prefix(rt).empty())
             lr.on_stderr_line = [&](std::string_view line) {
-                constexpr std::string_view prefix = "llama-bench: ";
+                const std::string_view prefix = progress_prefix(rt);
                 if (line.rfind(prefix, 0) != 0) return;
                 last_step = console_text(line.substr(prefix.size()));
                 log << "  " << label << ": " << last_step << '\n' << std::flush;

@@ -11,6 +11,7 @@
 #include "perfgate/core/backend.hpp"
 #include "perfgate/core/json_fields.hpp"
 #include "perfgate/core/json_input.hpp"
+#include "perfgate/perf/runtime_adapter.hpp"
 
 namespace perfgate::perf {
 namespace {
@@ -28,26 +29,6 @@ std::optional<std::uint64_t> bytes(JsonFields& r, const json& obj, const std::st
     auto v = r.integer(obj, pointer, key, 0);
     if (!v) return std::nullopt;
     return static_cast<std::uint64_t>(*v);
-}
-
-std::optional<RuntimeKind> kind_from(const std::string& s) {
-    if (s == "llama-bench") return RuntimeKind::LlamaBench;
-    if (s == "mlxcel") return RuntimeKind::Mlxcel;
-    if (s == "mlx-lm") return RuntimeKind::MlxLm;
-    if (s == "catch2") return RuntimeKind::Catch2;
-    if (s == "command") return RuntimeKind::Command;
-    return std::nullopt;
-}
-
-std::optional<OutputFormat> format_from(const std::string& s) {
-    if (s == "llama-bench-json") return OutputFormat::LlamaBenchJson;
-    if (s == "mlxcel-profile") return OutputFormat::MlxcelProfile;
-    if (s == "mlxcel-generate") return OutputFormat::MlxcelGenerate;
-    if (s == "mlx-lm-generate") return OutputFormat::MlxLmGenerate;
-    if (s == "mlx-lm-benchmark") return OutputFormat::MlxLmBenchmark;
-    if (s == "catch2-xml") return OutputFormat::Catch2Xml;
-    if (s == "command") return OutputFormat::Command;
-    return std::nullopt;
 }
 
 std::filesystem::path resolve(const std::filesystem::path& base, const std::string& p) {
@@ -130,8 +111,9 @@ void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const 
     if (!r.failed() && rt.name == "probe")
         r.fail(ptr + "/name", "runtime name \"probe\" is reserved (perf.probe.<suite> is the setup test)");
     const auto kind = r.string(obj, ptr, "kind", Need::required).value_or("");
-    if (auto k = kind_from(kind)) rt.kind = *k;
-    else if (!r.failed()) r.fail(ptr + "/kind", "unknown runtime kind \"" + kind + "\" (llama-bench, mlxcel, mlx-lm, catch2, command)");
+    const RuntimeAdapter* adapter = find_runtime_adapter(kind);
+    if (adapter) rt.kind = kind;
+    else if (!r.failed()) r.fail(ptr + "/kind", "unknown runtime kind \"" + kind + "\" (" + runtime_kind_names() + ")");
     const auto binary = r.string(obj, ptr, "binary", Need::required).value_or("");
     // A bare name is looked up on PATH when the run starts; anything with a '/' is a path relative
     // to the manifest's folder. "./x" beside a manifest in the working directory normalises to "x",
@@ -154,7 +136,7 @@ void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const 
             }
     }
     if (auto out = r.string(obj, ptr, "output")) {
-        if (auto f = format_from(*out)) rt.output = *f;
+        if (find_output_format(*out)) rt.output = *out;
         else r.fail(ptr + "/output", "unknown output format \"" + *out + "\"");
     }
     if (auto it = obj.find("patterns"); it != obj.end()) {
@@ -169,13 +151,12 @@ void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const 
             rt.patterns.version = r.string(*it, pp, "version").value_or("");
         }
     }
-    if (rt.kind == RuntimeKind::Command && rt.patterns.decode_tok_s.empty() && !r.failed())
-        r.fail(ptr, "a \"command\" runtime needs \"patterns\" with at least \"decode_tok_s\"");
-    if ((rt.kind == RuntimeKind::MlxLm || rt.kind == RuntimeKind::Catch2 || rt.kind == RuntimeKind::Command) &&
-        rt.args.empty() && !r.failed())
+    if (!adapter) return;  // the kind's rules below need its row
+    if (adapter->check && !r.failed())
+        if (auto problem = adapter->check(rt)) r.fail(ptr, *problem);
+    if (adapter->default_args.empty() && rt.args.empty() && !r.failed())
         r.fail(ptr, std::string("a \"") + kind + "\" runtime needs \"args\" (there is no default command line)");
-    // llama-bench and Catch2 repeat inside one process; the others run once per repetition.
-    rt.in_process_repetitions = rt.kind == RuntimeKind::LlamaBench || rt.kind == RuntimeKind::Catch2;
+    rt.in_process_repetitions = adapter->in_process_repetitions;
     if (auto v = r.boolean(obj, ptr, "repetitions_in_process")) rt.in_process_repetitions = *v;
     rt.format = r.string(obj, ptr, "format").value_or("");
     rt.version = r.string(obj, ptr, "version").value_or("");
@@ -186,17 +167,6 @@ void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const 
 }
 
 }  // namespace
-
-const char* to_string(RuntimeKind kind) {
-    switch (kind) {
-        case RuntimeKind::LlamaBench: return "llama-bench";
-        case RuntimeKind::Mlxcel: return "mlxcel";
-        case RuntimeKind::MlxLm: return "mlx-lm";
-        case RuntimeKind::Catch2: return "catch2";
-        case RuntimeKind::Command: return "command";
-    }
-    return "command";
-}
 
 bool is_safe_name(const std::string& name) {
     if (name.empty() || name.size() > 100 || name.find("..") != std::string::npos) return false;

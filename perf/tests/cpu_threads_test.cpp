@@ -22,7 +22,7 @@ TEST_CASE("cpu threads: only a measured llama-bench of a cpu suite without -t ge
     Suite suite;
     suite.backend = "cpu";
     SuiteRuntime rt;
-    rt.kind = RuntimeKind::LlamaBench;
+    rt.kind = "llama-bench";
     HostContext host;
     host.cpu_cores = 2;
     CHECK(default_thread_flags(suite, rt, host) == std::vector<std::string>{"-t", "1"});
@@ -37,7 +37,7 @@ TEST_CASE("cpu threads: only a measured llama-bench of a cpu suite without -t ge
     CHECK(default_thread_flags(suite, own, host).empty());
 
     SuiteRuntime mlx = rt;
-    mlx.kind = RuntimeKind::Mlxcel;
+    mlx.kind = "mlxcel";
     CHECK(default_thread_flags(suite, mlx, host).empty());
     Suite gpu = suite;
     gpu.backend = "rocm";

@@ -180,7 +180,7 @@ TEST_CASE("input errors are errors, not statuses", "[pair]") {
 
 TEST_CASE("argument templates", "[pair]") {
     SuiteRuntime rt;
-    rt.kind = RuntimeKind::LlamaBench;
+    rt.kind = "llama-bench";
     rt.flags = {"-t", "2"};
     Workload w;
     const auto args = build_arguments(rt, w, "/m/x.gguf", "x", 3);
@@ -190,7 +190,7 @@ TEST_CASE("argument templates", "[pair]") {
 
 TEST_CASE("a command runtime gets the model's forge spec", "[pair]") {
     SuiteRuntime rt;
-    rt.kind = RuntimeKind::Command;
+    rt.kind = "command";
     rt.args = {"--spec", "{forge_spec}", "-p", "{prompt_tokens}", "-r", "{repetitions}"};
     Workload w;
     w.prompt_tokens = 64;

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "perfgate/probes/runtime_kinds.hpp"
+#include "perfgate/probes/runtime_query.hpp"
 #include "linux_files.hpp"
 #include "perfgate/probes/probe.hpp"
 #include "rocm_versions.hpp"
@@ -87,18 +87,13 @@ void run_runtime(Context& ctx) {
     RuntimeReport report;
     report.kind = *o.runtime_kind;
     ToolCall call{*o.runtime_binary, {}, {}, true, o.runtime_timeout};
-    // The CLI validated the name; a library caller passing another still gets a warning, not a crash.
-    const auto kind = find_runtime_kind(report.kind);
-    if (!kind) {
-        ctx.obs.warnings.push_back(kind.error().message);
-        return;
-    }
-    if (kind->query == RuntimeQuery::none) {
+    // The caller looked the kind up in perf's runtime table and passes its query with its name.
+    if (o.runtime_query == RuntimeQuery::none) {
         ctx.obs.warnings.push_back(fmt::format("runtime kind '{}' cannot name the device; the system tools decide",
                                                report.kind));
         return;
     }
-    const bool mlxcel = kind->query == RuntimeQuery::mlxcel_generate;
+    const bool mlxcel = o.runtime_query == RuntimeQuery::mlxcel_generate;
     if (mlxcel) {
         // A one-token run; the debug variable makes mlxcel print its kernel backend.
         call.args = {"generate", "-p", "Hello", "-n", "1"};

@@ -6,7 +6,6 @@
 #include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/core/text.hpp"
 #include "host_tag.hpp"
-#include "perfgate/probes/runtime_kinds.hpp"
 
 namespace perfgate::probes {
 
@@ -21,9 +20,7 @@ HostFacts probe_host(const ProbeOptions& options) {
     return decide_host_facts(obs, HeadroomChoice{options.headroom_factor, options.thresholds_dir, options.host_tag});
 }
 
-Status check_probe_choices(const std::optional<std::string>& runtime_kind, const std::optional<std::string>& host_tag) {
-    if (runtime_kind)
-        if (auto kind = find_runtime_kind(*runtime_kind); !kind) return kind.error();
+Status check_host_tag_choice(const std::optional<std::string>& host_tag) {
     if (host_tag && !is_valid_host_tag(*host_tag))
         return make_error("--host-tag \"" + printable_excerpt(*host_tag, 80) + "\" is not a host tag: lowercase letters, digits and '-', no '_', at most " +
                           std::to_string(kMaxHostTagLength) + " characters (it names files)");

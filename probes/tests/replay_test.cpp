@@ -152,6 +152,7 @@ TEST_CASE("garbage, colour codes and failing exits become warnings", "[probes][t
 TEST_CASE("a runtime that cannot be started is a warning, system tools still decide", "[probes][tolerance]") {
     auto o = machine_options("h200");
     o.runtime_kind = "mlxcel";
+    o.runtime_query = RuntimeQuery::mlxcel_generate;
     o.runtime_binary = "/nonexistent/mlxcel";
     const auto f = probe_host(o);
     CHECK(f.backend == Backend::cuda);

@@ -44,6 +44,9 @@ HostFacts probe_machine(const std::string& machine, std::optional<std::string> r
     auto o = machine_options(machine);
     if (runtime_kind) {
         o.runtime_kind = runtime_kind;
+        // The recorded machines hold an mlxcel or a llama.cpp binary; the query is the one perf's
+        // runtime table gives those kinds (perf_tests check the table itself).
+        o.runtime_query = *runtime_kind == "mlxcel" ? RuntimeQuery::mlxcel_generate : RuntimeQuery::llama_cpp_devices;
         o.runtime_binary = machine_dir(machine) + "/bin/" + *runtime_tool;
     }
     return probe_host(o);

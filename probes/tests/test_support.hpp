@@ -10,7 +10,8 @@ namespace perfgate::probes::test {
 // A fixture from tests/fixtures/probe-outputs without its "# " metadata lines.
 std::string fixture_text(const std::string& name);
 std::string machine_dir(const std::string& machine);
-// Probes a recorded machine: its bin/ is the whole search path, its root/ the sysroot.
+// Probes a recorded machine: its bin/ is the whole search path, its root/ the sysroot; a runtime
+// kind asks its bin/<runtime_tool> ("mlxcel", or any llama.cpp binary for the other kinds).
 HostFacts probe_machine(const std::string& machine, std::optional<std::string> runtime_kind = std::nullopt,
                         std::optional<std::string> runtime_tool = std::nullopt);
 ProbeOptions machine_options(const std::string& machine);

@@ -6,7 +6,7 @@
 #include "perfgate/perf/fit.hpp"
 #include "perfgate/perf/host_probe.hpp"
 #include "perfgate/probes/probe.hpp"
-#include "perfgate/probes/runtime_kinds.hpp"
+#include "perfgate/perf/runtime_adapter.hpp"
 #include "perfgate/runner/key_value.hpp"
 
 namespace perfgate::runner {
@@ -23,13 +23,15 @@ Expected<perf::HostContext> probe_now(const HostSource& s) {
     if (!s.tool_path.empty()) po.search_path = s.tool_path;
     if (!s.probe_runtime.empty()) {
         auto kv = split_key_value(s.probe_runtime, "--probe-runtime",
-                                  "KIND=BINARY (KIND: " + probes::runtime_kind_names() + ")");
+                                  "KIND=BINARY (KIND: " + perf::probe_runtime_names() + ")");
         if (!kv) return kv.error();
         po.runtime_kind = kv->first;
         po.runtime_binary = kv->second;
     }
     if (!s.host_tag.empty()) po.host_tag = s.host_tag;
-    if (auto st = probes::check_probe_choices(po.runtime_kind, po.host_tag); !st) return st.error();
+    if (po.runtime_kind)
+        if (auto query = perf::find_probe_query(*po.runtime_kind); !query) return query.error();
+    if (auto st = probes::check_host_tag_choice(po.host_tag); !st) return st.error();
     return perf::probe_host_context(po);
 }
 

@@ -2,6 +2,7 @@
 // on the forged tiny-llama-ci model; perf/tests/data/recorded/README.md) and on perfgate CSVs.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -11,7 +12,8 @@
 #include "perfgate/runner/compare_files.hpp"
 #include "perfgate/perf/result_files.hpp"
 #include "perfgate/perf/suite.hpp"
-#include "perfgate/probes/runtime_kinds.hpp"
+#include "perfgate/perf/runtime_adapter.hpp"
+#include "perfgate/runner/host_setup.hpp"
 #include "perfgate/test/files.hpp"
 
 using namespace perfgate;
@@ -196,17 +198,24 @@ TEST_CASE("several configurations of one model in one llama-bench file are separ
     CHECK((*rows)[1].model == "tiny-llama-ci-Q8_0-0b867dabe9a5bcd4 [n_threads=2]");
 }
 
-TEST_CASE("one list of runtime kinds: every manifest kind is a probe kind", "[runtime-kind]") {
-    // The manifest's kinds (perf::RuntimeKind) and the probe's list must not drift apart.
-    for (auto kind : {RuntimeKind::LlamaBench, RuntimeKind::Mlxcel, RuntimeKind::MlxLm, RuntimeKind::Catch2,
-                      RuntimeKind::Command}) {
-        auto found = probes::find_runtime_kind(to_string(kind));
-        REQUIRE(found);
-        CHECK(found->suite_kind);
+TEST_CASE("one list of runtime kinds: every kind of the runtime table is a probe kind", "[runtime-kind]") {
+    // The suites' kinds and the probe's names both come from perf's runtime table: its rows and
+    // their probe aliases, each accepted, and nothing else.
+    std::size_t names = 0;
+    for (const auto& adapter : runtime_adapters()) {
+        CHECK(find_probe_query(adapter.name));
+        for (const auto& alias : adapter.probe_aliases) CHECK(find_probe_query(alias));
+        names += 1 + adapter.probe_aliases.size();
     }
-    std::size_t suite_kinds = 0;
-    for (const auto& k : probes::runtime_kinds()) suite_kinds += k.suite_kind;
-    CHECK(suite_kinds == 5);
+    const auto listed = probe_runtime_names();
+    CHECK(static_cast<std::size_t>(std::count(listed.begin(), listed.end(), ',')) + 1 == names);
+    CHECK(find_runtime_adapter("llama.cpp") == nullptr);  // an alias is the probe's only, no suite kind
+    // perfgate run --probe-runtime refuses a name outside the table before it probes anything.
+    HostSource source;
+    source.probe_runtime = "vllm=/usr/bin/vllm";
+    const auto host = resolve_host(source);
+    REQUIRE_FALSE(host);
+    CHECK(host.error().message == "unknown runtime kind \"vllm\"; valid kinds: " + listed);
 }
 
 TEST_CASE("compare holds llama-bench files to the CSV reader's rules, naming the user's file and line", "[compare][llama-bench][hardening]") {

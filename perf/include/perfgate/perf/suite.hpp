@@ -13,12 +13,6 @@
 
 namespace perfgate::perf {
 
-enum class RuntimeKind { LlamaBench, Mlxcel, MlxLm, Catch2, Command };
-const char* to_string(RuntimeKind kind);  // the manifest spelling: "llama-bench", "mlxcel", ...
-
-// Which output format an adapter expects; a kind may accept several (mlxcel: profile, generate).
-enum class OutputFormat { LlamaBenchJson, MlxcelProfile, MlxcelGenerate, MlxLmGenerate, MlxLmBenchmark, Catch2Xml, Command };
-
 struct SuiteModel {
     std::string name;                       // [A-Za-z0-9.-]+, part of the test name
     std::filesystem::path checkpoint;       // a file or folder the runtime loads (may be empty with forge_spec)
@@ -33,14 +27,14 @@ struct SuiteModel {
 
 struct SuiteRuntime {
     std::string name;                       // part of the test name and the CSV's runtime column
-    RuntimeKind kind = RuntimeKind::Command;
+    std::string kind = "command";           // a row of the runtime table (runtime_adapter.hpp)
     std::string binary;                     // path (relative to the manifest) or a bare name on PATH
     std::vector<std::string> args;          // with {placeholders}; empty: the kind's default
     std::vector<std::string> flags;         // fixed flags appended after args
     std::map<std::string, std::string> env;
-    std::optional<OutputFormat> output;     // forced format; else the kind's formats in order
+    std::optional<std::string> output;      // a forced format's name; else the kind's formats in order
     CommandPatterns patterns;               // kind "command"
-    bool in_process_repetitions = false;    // the runtime repeats itself (llama-bench -r N)
+    bool in_process_repetitions = false;    // the runtime repeats itself (llama-bench -r N); the kind's default
     std::string version, commit, upstream_commit, overlay_commit;  // declared provenance
     std::string build_type;  // how the runtime was built, from its --runtime-pin ("Release; GGML_NATIVE=ON ...")
     std::string compiler;    // the C++ compiler that built it, from its --runtime-pin ("GNU 12.2.0")

@@ -9,12 +9,14 @@
 #include "perfgate/core/expected.hpp"
 #include "perfgate/probes/host_facts.hpp"
 #include "perfgate/probes/observations.hpp"
+#include "perfgate/probes/runtime_query.hpp"
 
 namespace perfgate::probes {
 
 struct ProbeOptions {
     std::string sysroot = "/";                       // --sysroot, PERFGATE_SYSROOT
-    std::optional<std::string> runtime_kind;         // "mlxcel" | "llama.cpp"
+    std::optional<std::string> runtime_kind;         // the kind's name, for messages: "mlxcel", "llama-bench"
+    RuntimeQuery runtime_query = RuntimeQuery::none; // how to ask it (perf's runtime table knows each kind's)
     std::optional<std::string> runtime_binary;       // path of the runtime executable
     std::optional<std::string> runtime_model;        // mlxcel needs a model for its 1-token run
     std::optional<std::string> search_path;          // PATH syntax; default: $PATH
@@ -25,9 +27,9 @@ struct ProbeOptions {
     std::optional<std::string> host_tag;             // --host-tag: overrides the derived tag
 };
 
-// A --runtime kind and a --host-tag as the CLI received them: an error (a usage error, exit 2)
-// names what is wrong and lists the valid kinds or states the host-tag rule.
-Status check_probe_choices(const std::optional<std::string>& runtime_kind, const std::optional<std::string>& host_tag);
+// A --host-tag as the CLI received it: an error (a usage error, exit 2) states the host-tag rule.
+// (A --runtime kind is checked against perf's runtime table: perf::find_probe_query.)
+Status check_host_tag_choice(const std::optional<std::string>& host_tag);
 
 // Fills the sysroot from PERFGATE_SYSROOT when `options.sysroot` was left at "/".
 ProbeOptions with_environment_defaults(ProbeOptions options);
