@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/core/result_row.hpp"
 #include "perfgate/test/files.hpp"
 
 namespace perfgate::gates::testing {
@@ -39,6 +40,26 @@ inline std::string join_record(const std::vector<std::string>& fields) {
     std::string s;
     for (std::size_t i = 0; i < fields.size(); ++i) s += (i ? "," : "") + fields[i];
     return s;
+}
+
+// One run's row of qwen3-0.6b on llama-bench, cpu-epyc (pp512/tg128, prefill 4x decode), dated
+// 2026-11-<day>: the history rows of the machine and metric tests.
+inline ResultRow history_row(double decode, int day, const std::string& run) {
+    ResultRow r;
+    r.model = "qwen3-0.6b";
+    r.runtime = "llama-bench";
+    r.backend = "cpu";
+    r.host = "cpu-epyc";
+    r.prompt_tokens = 512;
+    r.generated_tokens = 128;
+    r.max_tokens = 128;
+    r.prompt_target_len = 512;
+    r.prefill_tok_s = decode * 4;
+    r.decode_tok_s = decode;
+    r.date = fmt::format("2026-11-{:02}", day);
+    r.run_id = run;
+    r.timestamp = r.date + "T10:00:00Z";
+    return r;
 }
 
 struct CsvText {

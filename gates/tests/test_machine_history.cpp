@@ -21,20 +21,7 @@ const std::string kMachineA = "a1a1a1a1a1a1a1a1";
 const std::string kMachineB = "b2b2b2b2b2b2b2b2";
 
 ResultRow run_row(const std::string& machine, double decode, int day, const std::string& run) {
-    ResultRow r;
-    r.model = "qwen3-0.6b";
-    r.runtime = "llama-bench";
-    r.backend = "cpu";
-    r.host = "cpu-epyc";
-    r.prompt_tokens = 512;
-    r.generated_tokens = 128;
-    r.max_tokens = 128;
-    r.prompt_target_len = 512;
-    r.prefill_tok_s = decode * 4;
-    r.decode_tok_s = decode;
-    r.date = fmt::format("2026-11-{:02}", day);
-    r.run_id = run;
-    r.timestamp = r.date + "T10:00:00Z";
+    ResultRow r = testing::history_row(decode, day, run);
     r.kernel = "6.1.0-28-cloud-amd64";
     r.machine_id = machine;
     r.machine_fingerprint = machine.empty() ? "" : "f0f0f0f0f0f0f0f0";

@@ -113,24 +113,11 @@ TEST_CASE("paired A/B rule: memory that rises in every round regresses", "[gates
 namespace {
 
 ResultRow memory_row(double decode, std::optional<double> peak_mib, int day, const std::string& run) {
-    ResultRow r;
-    r.model = "qwen3-0.6b";
-    r.runtime = "llama-bench";
-    r.backend = "cpu";
-    r.host = "cpu-epyc";
-    r.prompt_tokens = 512;
-    r.generated_tokens = 128;
-    r.max_tokens = 128;
-    r.prompt_target_len = 512;
-    r.prefill_tok_s = decode * 4;
-    r.decode_tok_s = decode;
+    ResultRow r = testing::history_row(decode, day, run);
     if (peak_mib) {
         r.peak_memory_bytes_samples = {*peak_mib * kMiB, *peak_mib * kMiB * 1.0005};
         r.peak_memory_bytes = r.peak_memory_bytes_samples.back();
     }
-    r.date = fmt::format("2026-11-{:02}", day);
-    r.run_id = run;
-    r.timestamp = r.date + "T10:00:00Z";
     return r;
 }
 
