@@ -79,6 +79,32 @@ ContentionGuard::ContentionGuard(ContentionMode mode, const ContentionLimits& li
                                  ContentionSeams seams)
     : mode_(mode), limits_(limits), backend_(std::move(backend)), seams_(std::move(seams)) {
     if (!seams_.own_cpu_s) seams_.own_cpu_s = own_cpu_seconds;
+    if (mode_ != ContentionMode::off) {
+        const Counters now = counters();
+        carried_ = CarriedLook{now, now.at, false};
+    }
+}
+
+ContentionGuard::Counters ContentionGuard::start_look(bool& with_load) {
+    with_load = true;
+    const double window = limits_.window_s;
+    std::optional<CarriedLook> carried = std::move(carried_);
+    carried_.reset();
+    if (carried) {
+        const double since_taken = std::chrono::duration<double>(Clock::now() - carried->taken).count();
+        const double span = std::chrono::duration<double>(Clock::now() - carried->from.at).count();
+        const bool recent = carried->after_launch ? since_taken <= window : span <= 2 * window;
+        if (recent) {
+            // Over a span that holds our own launch the load average holds its threads (as after
+            // every launch); the CPU share of others is still judged.
+            with_load = !carried->after_launch;
+            pause_for(window - span);
+            return carried->from;
+        }
+    }
+    const Counters now = counters();
+    pause_for(window);
+    return now;
 }
 
 ContentionGuard ContentionGuard::disabled(std::string why) {
@@ -168,10 +194,10 @@ bool ContentionGuard::wait_until_quiet(std::ostream& log, const std::string& lab
         since = now;
     };
     while (true) {
-        const Counters a = counters();
-        pause_for(limits_.window_s);
+        bool with_load = true;
+        const Counters a = start_look(with_load);
         const ContentionReading r = reading_between(a, counters());
-        const std::string over = over_limits(r, true);
+        const std::string over = over_limits(r, with_load);
         charge();
         if (over.empty()) {
             note(r, "idle");
@@ -205,10 +231,12 @@ void ContentionGuard::launch_starting() {
 
 bool ContentionGuard::launch_finished(std::ostream& log, const std::string& label) {
     if (mode_ == ContentionMode::off) return true;
-    const ContentionReading r = reading_between(launch_start_, counters());
+    const Counters end = counters();
+    const ContentionReading r = reading_between(launch_start_, end);
     const std::string over = over_limits(r, false);
     if (over.empty()) {
         note(r, "idle");
+        carried_ = CarriedLook{launch_start_, end.at, true};  // a quiet launch is the next launch's look
         return true;
     }
     if (mode_ == ContentionMode::record) {

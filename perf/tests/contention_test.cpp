@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <sstream>
+#include <thread>
 
 #include "perfgate/core/csv.hpp"
 #include "perfgate/perf/contention_guard.hpp"
@@ -176,4 +177,56 @@ TEST_CASE("contention: replays and mode off never read the machine", "[contentio
     const auto off = run("stub-ok", machine_root("busy-host"), ContentionMode::off, test::temp_dir("off"));
     CHECK(off.outcome.status.text == "ok");
     CHECK(off.outcome.row->contention == "off");
+}
+
+namespace {
+
+// Seconds one look before a launch takes on the quiet fake machine.
+double look_seconds(ContentionGuard& guard) {
+    std::ostringstream log;
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK(guard.wait_until_quiet(log, "[perf] m on r"));
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+ContentionGuard quiet_guard(double window_s) {
+    ContentionLimits limits;
+    limits.window_s = window_s;
+    ContentionSeams seams;
+    seams.sysroot = machine_root("quiet-host");
+    return ContentionGuard(ContentionMode::enforce, limits, "cpu", seams);
+}
+
+void sleep_s(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
+
+}  // namespace
+
+// The look before a launch watches what was already watched instead of sleeping a whole window:
+// the harness then costs a pair little more than its launch (issue 23, item 6). Bounds are loose:
+// what is checked is whether a window is slept, not how fast anything runs.
+TEST_CASE("contention: the first look counts the pair's preparation, later looks the quiet launch before", "[contention]") {
+    constexpr double window = 0.6;
+    {
+        auto guard = quiet_guard(window);
+        const double first = look_seconds(guard);  // nothing prepared: the whole window
+        CHECK(first >= window * 0.9);
+        // A quiet launch that just ended was a look of its own: no pause before the next launch.
+        guard.launch_starting();
+        sleep_s(window);
+        std::ostringstream log;
+        REQUIRE(guard.launch_finished(log, "[perf] m on r"));
+        CHECK(look_seconds(guard) < window / 2);
+        // Used once: the look after that (no launch between) is a whole window again.
+        CHECK(look_seconds(guard) >= window * 0.9);
+    }
+    {
+        auto guard = quiet_guard(window);
+        sleep_s(window);  // the pair's preparation (forge, fit)
+        CHECK(look_seconds(guard) < window / 2);
+    }
+    {
+        auto guard = quiet_guard(window);
+        sleep_s(2.5 * window);  // a long preparation: too old to stand for the machine now
+        CHECK(look_seconds(guard) >= window * 0.9);
+    }
 }

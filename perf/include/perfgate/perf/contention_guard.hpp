@@ -55,6 +55,10 @@ public:
 
     // Before a launch: looks, and while the machine is busy waits poll_s at a time, from one
     // budget of max_wait_s per pair. False (enforce mode only): still busy when the budget ran out.
+    // The first look reuses what was already watched when it is recent: the pair's preparation
+    // since the guard was made (when it began at most 2 windows ago: a longer one would dilute a
+    // burst just before the launch), or the previous launch when it was quiet and ended at most a
+    // window ago. Only what is missing of a window is slept.
     bool wait_until_quiet(std::ostream& log, const std::string& label);
     // Around a launch: counters at its start, and the verdict on what others did until its end.
     void launch_starting();
@@ -89,6 +93,18 @@ private:
     std::chrono::duration<double> waited_{0};  // time spent in wait_until_quiet, looks included
     bool paused_ = false;                      // it had to wait at least once
     Counters launch_start_;
+    // Where the next look before a launch may start instead of sleeping a whole window (docs/
+    // runner.md, "Contention"): the pair's start, so its preparation (forge, fit) is looked at, or
+    // the start of a quiet launch that just ended, which was a look of its own.
+    struct CarriedLook {
+        Counters from;
+        std::chrono::steady_clock::time_point taken;  // when it became usable (the pair start, a launch's end)
+        bool after_launch = false;
+    };
+    std::optional<CarriedLook> carried_;
+    // The first counters of the next look: the carried look when recent, else now after a pause;
+    // the pause left is slept. `with_load` is false when the look spans a launch (see over_limits).
+    Counters start_look(bool& with_load);
     std::optional<ContentionReading> shown_;  // the reading the column reports
     std::string state_ = "unsampled";
     std::string reason_;
