@@ -125,6 +125,158 @@ double floor_in_log(const Metric& m, double max_drop) {
 
 }  // namespace
 
+namespace {
+
+// The levels of the comparison (baseline = median of the latest `window` runs, current = median of
+// this run) set on `c`; false, with the verdict set, when no ratio can be formed.
+bool set_levels(MetricCheck& c, const Metric& m, const std::vector<double>& levels, std::size_t window,
+                const std::vector<double>& current) {
+    if (levels.empty()) {
+        c.verdict = Verdict::not_comparable;
+        c.reason = fmt::format("the baseline has no {} value", c.metric);
+        return false;
+    }
+    c.baseline_window = window;
+    c.baseline_samples.assign(levels.end() - static_cast<long>(window), levels.end());
+    c.baseline_value = median(c.baseline_samples);
+    if (*c.baseline_value <= 0) {
+        c.verdict = Verdict::not_comparable;
+        c.reason = fmt::format("the baseline {} is {:.2f}, so no ratio can be formed", c.metric, *c.baseline_value);
+        return false;
+    }
+    if (current.empty()) {
+        c.verdict = Verdict::not_comparable;
+        c.reason = fmt::format("the current row has no {} value", c.metric);
+        return false;
+    }
+    c.current_value = median(current);
+    if (*c.current_value <= 0 && m.better == Better::higher) {
+        c.verdict = Verdict::regressed;  // a rate of 0: nothing was generated
+        c.change = -1.0;
+        c.reason = fmt::format("{} is {:.2f} now", c.metric, *c.current_value);
+        return false;
+    }
+    if (*c.current_value <= 0) {
+        c.verdict = Verdict::not_comparable;
+        c.reason = fmt::format("the current {} is {:.2f}, so no ratio can be formed", c.metric, *c.current_value);
+        return false;
+    }
+    c.change = *c.current_value / *c.baseline_value - 1.0;
+    return true;
+}
+
+// The between-run spread and the quantiles of the rule that decides: the history's own (Student's
+// t, runs - 1 degrees of freedom) with enough runs, else the fallback's assumed spread (normal).
+struct NoiseTerms {
+    double sigma = 0;       // between-run spread, log scale
+    double quantile = 0;    // one-sided (1 - alpha) bound in units of the standard error
+    double power_term = 0;  // the power quantile behind the MDE
+};
+
+NoiseTerms noise_terms(MetricCheck& c, const std::vector<double>& levels, bool enough, const Threshold& threshold,
+                       const HistoryRule& rule) {
+    NoiseTerms n;
+    const auto measured = between_run_sigma(levels);
+    if (enough) {
+        c.test = "history";
+        n.sigma = *measured;
+        // Student's t with one degree of freedom per run beyond the level: a spread read off a
+        // handful of runs is itself uncertain, and a normal quantile would trust it too much.
+        boost::math::students_t t(static_cast<double>(levels.size() - 1));
+        n.quantile = boost::math::quantile(t, 1.0 - threshold.alpha);
+        n.power_term = boost::math::quantile(t, rule.power);
+    } else {
+        c.test = "fallback";
+        n.sigma = std::max(threshold.run_noise, measured.value_or(0.0));
+        boost::math::normal z;
+        n.quantile = boost::math::quantile(z, 1.0 - threshold.alpha);
+        n.power_term = boost::math::quantile(z, rule.power);
+    }
+    // A history of identical readings (a replay, a rounded file) has no spread; a tenth of a percent
+    // keeps the bound finite without pretending to a precision no run has.
+    n.sigma = std::max(n.sigma, 0.001);
+    c.run_noise = n.sigma;
+    return n;
+}
+
+// The variance of the current level: one run's median is as uncertain as any run (sigma^2 per
+// launch), or more when this run's own repetitions scatter (a contended minute): the standard error
+// of a median of m samples is about 1.2533 s / sqrt(m).
+double current_variance(const std::vector<double>& current, double sigma, std::size_t current_launches) {
+    const double launches = static_cast<double>(std::max<std::size_t>(current_launches, 1));
+    double var = sigma * sigma / launches;
+    std::vector<double> logs;
+    for (double x : current)
+        if (x > 0) logs.push_back(std::log(x));
+    if (logs.size() < 2) return var;
+    // Robust like the level itself: llama-bench's first prompt pass is often a cold outlier
+    // (87,772 vs 178,582 and 189,999 tok/s on the H200), which the median ignores and a standard
+    // deviation would not. With 3 or more samples the MAD scale, with 2 their gap.
+    double s = 0;
+    if (logs.size() >= 3) {
+        const double centre = median(logs);
+        std::vector<double> dev;
+        for (double x : logs) dev.push_back(std::fabs(x - centre));
+        s = 1.482602218505602 * median(dev);
+    } else {
+        s = std::fabs(logs[1] - logs[0]) / std::sqrt(2.0);
+    }
+    const double median_se = 1.2533 * s / std::sqrt(static_cast<double>(logs.size()));
+    return std::max(var, median_se * median_se);
+}
+
+// One-sided p of d / se in the direction of the change.
+double one_sided_p(double d, double se, bool enough, std::size_t runs) {
+    if (enough) {
+        boost::math::students_t t(static_cast<double>(runs - 1));
+        return d < 0 ? boost::math::cdf(t, d / se) : boost::math::cdf(boost::math::complement(t, d / se));
+    }
+    return d < 0 ? boost::math::cdf(boost::math::normal(), d / se)
+                 : boost::math::cdf(boost::math::complement(boost::math::normal(), d / se));
+}
+
+// Which ways the change is beyond the noise; with too little history to trust an assumed spread
+// alone, the within-run test of the repetitions must agree too.
+struct BeyondNoise {
+    bool worse = false, better = false;
+};
+
+BeyondNoise beyond_noise(const Metric& m, double worse_d, double bound, bool enough,
+                         const std::vector<double>& latest_baseline_samples, const std::vector<double>& current,
+                         const Threshold& threshold, StatTest within) {
+    BeyondNoise b{worse_d > bound, worse_d < -bound};
+    if (enough || latest_baseline_samples.size() < 2 || current.size() < 2) return b;
+    const bool higher = m.better == Better::higher;
+    const auto worse_p = higher ? p_lower(within, current, latest_baseline_samples)
+                                : p_lower(within, latest_baseline_samples, current);
+    const auto better_p = higher ? p_lower(within, latest_baseline_samples, current)
+                                 : p_lower(within, current, latest_baseline_samples);
+    if (worse_p && *worse_p >= threshold.alpha) b.worse = false;
+    if (better_p && *better_p >= threshold.alpha) b.better = false;
+    return b;
+}
+
+void set_history_verdict(MetricCheck& c, const Metric& m, const BeyondNoise& noise_says, std::size_t runs) {
+    const double worse = worsening(m, *c.change);
+    const bool floor_worse = worse > c.max_drop, floor_better = worse < -c.max_drop;
+    const std::string noise = fmt::format("{} {} run{}, between-run spread {:.1f}%, MDE {:.1f}%", c.test, runs,
+                                          runs == 1 ? "" : "s", *c.run_noise * 100, *c.min_detectable_effect * 100);
+    c.reason = noise;
+    if (floor_worse && noise_says.worse) {
+        c.verdict = Verdict::regressed;
+    } else if (floor_worse) {
+        c.verdict = Verdict::inconclusive;
+        c.reason = fmt::format("{} {:.1f}% (floor {:.1f}%) but within the run-to-run noise ({}; p = {:.3g})",
+                               worse_word(m), std::fabs(*c.change) * 100, c.max_drop * 100, noise, *c.p_value);
+    } else if (floor_better && noise_says.better) {
+        c.verdict = Verdict::improved;
+    } else {
+        c.verdict = Verdict::unchanged;
+    }
+}
+
+}  // namespace
+
 MetricCheck decide_metric_history(const std::string& metric, const std::vector<RunLevel>& history,
                                   const std::vector<double>& latest_baseline_samples,
                                   const std::vector<double>& current, std::size_t current_launches,
@@ -137,135 +289,22 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
     c.threshold_source = threshold.source;
     c.current_samples = current;
     c.history_runs = history.size();
-    if (history.empty()) {
-        c.verdict = Verdict::not_comparable;
-        c.reason = fmt::format("the baseline has no {} value", metric);
-        return c;
-    }
-    const std::size_t window = std::min(std::max<std::size_t>(rule.baseline_window, 1), history.size());
-    c.baseline_window = window;
     std::vector<double> levels;
     for (const auto& h : history) levels.push_back(h.value);
-    const std::vector<double> recent(levels.end() - static_cast<long>(window), levels.end());
-    c.baseline_samples = recent;
-    c.baseline_value = median(recent);
-    if (*c.baseline_value <= 0) {
-        c.verdict = Verdict::not_comparable;
-        c.reason = fmt::format("the baseline {} is {:.2f}, so no ratio can be formed", metric, *c.baseline_value);
-        return c;
-    }
-    if (current.empty()) {
-        c.verdict = Verdict::not_comparable;
-        c.reason = fmt::format("the current row has no {} value", metric);
-        return c;
-    }
-    c.current_value = median(current);
-    if (*c.current_value <= 0 && m.better == Better::higher) {
-        c.verdict = Verdict::regressed;
-        c.change = -1.0;
-        c.reason = fmt::format("{} is {:.2f} now", metric, *c.current_value);
-        return c;
-    }
-    if (*c.current_value <= 0) {
-        c.verdict = Verdict::not_comparable;
-        c.reason = fmt::format("the current {} is {:.2f}, so no ratio can be formed", metric, *c.current_value);
-        return c;
-    }
-    c.change = *c.current_value / *c.baseline_value - 1.0;
+    const std::size_t window = std::min(std::max<std::size_t>(rule.baseline_window, 1), history.size());
+    if (!set_levels(c, m, levels, window, current)) return c;
+
     const double d = std::log(*c.current_value / *c.baseline_value);
-    const double worse_d = worsening_log(m, d);  // positive: worse, in the metric's own direction
-
     const bool enough = history.size() >= std::max<std::size_t>(rule.min_runs, 3);
-    const auto measured = between_run_sigma(levels);
-    double sigma = 0;
-    double quantile = 0;      // one-sided (1 - alpha) bound in units of the standard error
-    double power_term = 0;
-    if (enough) {
-        c.test = "history";
-        sigma = *measured;
-        // Student's t with one degree of freedom per run beyond the level: a spread read off a
-        // handful of runs is itself uncertain, and a normal quantile would trust it too much.
-        boost::math::students_t t(static_cast<double>(history.size() - 1));
-        quantile = boost::math::quantile(t, 1.0 - threshold.alpha);
-        power_term = boost::math::quantile(t, rule.power);
-    } else {
-        c.test = "fallback";
-        sigma = std::max(threshold.run_noise, measured.value_or(0.0));
-        boost::math::normal z;
-        quantile = boost::math::quantile(z, 1.0 - threshold.alpha);
-        power_term = boost::math::quantile(z, rule.power);
-    }
-    // A history of identical readings (a replay, a rounded file) has no spread; a tenth of a percent
-    // keeps the bound finite without pretending to a precision no run has.
-    sigma = std::max(sigma, 0.001);
-    c.run_noise = sigma;
-    const double launches = static_cast<double>(std::max<std::size_t>(current_launches, 1));
-    // The current level is one run's median: as uncertain as any run (sigma^2 per launch), or more
-    // when this run's own repetitions scatter (a contended minute): the standard error of a median
-    // of m samples is about 1.2533 s / sqrt(m).
-    double current_var = sigma * sigma / launches;
-    if (current.size() >= 2) {
-        std::vector<double> logs;
-        for (double x : current)
-            if (x > 0) logs.push_back(std::log(x));
-        if (logs.size() >= 2) {
-            // Robust like the level itself: llama-bench's first prompt pass is often a cold outlier
-            // (87,772 vs 178,582 and 189,999 tok/s on the H200), which the median ignores and a
-            // standard deviation would not. With 3 or more samples the MAD scale, with 2 their gap.
-            double s = 0;
-            if (logs.size() >= 3) {
-                const double centre = median(logs);
-                std::vector<double> dev;
-                for (double x : logs) dev.push_back(std::fabs(x - centre));
-                s = 1.482602218505602 * median(dev);
-            } else {
-                s = std::fabs(logs[1] - logs[0]) / std::sqrt(2.0);
-            }
-            const double median_se = 1.2533 * s / std::sqrt(static_cast<double>(logs.size()));
-            current_var = std::max(current_var, median_se * median_se);
-        }
-    }
-    const double se = std::sqrt(current_var + sigma * sigma / static_cast<double>(window));
-    const double floor_log = floor_in_log(m, c.max_drop);
-    c.min_detectable_effect = worsening_of_log(m, std::max(quantile * se, floor_log) + power_term * se);
-    if (enough) {
-        boost::math::students_t t(static_cast<double>(history.size() - 1));
-        c.p_value = d < 0 ? boost::math::cdf(t, d / se) : boost::math::cdf(boost::math::complement(t, d / se));
-    } else {
-        c.p_value = d < 0 ? boost::math::cdf(boost::math::normal(), d / se)
-                          : boost::math::cdf(boost::math::complement(boost::math::normal(), d / se));
-    }
-
-    const double worse = worsening(m, *c.change);
-    const bool beyond_floor_worse = worse > c.max_drop, beyond_floor_better = worse < -c.max_drop;
-    bool beyond_noise_worse = worse_d > quantile * se, beyond_noise_better = worse_d < -quantile * se;
-    if (!enough && latest_baseline_samples.size() >= 2 && current.size() >= 2) {
-        // Too little history to trust an assumed spread alone: the repetitions must agree too.
-        const bool higher = m.better == Better::higher;
-        const auto worse_p = higher ? p_lower(within, current, latest_baseline_samples)
-                                 : p_lower(within, latest_baseline_samples, current);
-        const auto better_p = higher ? p_lower(within, latest_baseline_samples, current)
-                               : p_lower(within, current, latest_baseline_samples);
-        if (worse_p && *worse_p >= threshold.alpha) beyond_noise_worse = false;
-        if (better_p && *better_p >= threshold.alpha) beyond_noise_better = false;
-    }
-    const std::string noise = fmt::format("{} {} run{}, between-run spread {:.1f}%, MDE {:.1f}%", c.test,
-                                          history.size(), history.size() == 1 ? "" : "s", sigma * 100,
-                                          *c.min_detectable_effect * 100);
-    if (beyond_floor_worse && beyond_noise_worse) {
-        c.verdict = Verdict::regressed;
-        c.reason = noise;
-    } else if (beyond_floor_worse) {
-        c.verdict = Verdict::inconclusive;
-        c.reason = fmt::format("{} {:.1f}% (floor {:.1f}%) but within the run-to-run noise ({}; p = {:.3g})",
-                               worse_word(m), std::fabs(*c.change) * 100, c.max_drop * 100, noise, *c.p_value);
-    } else if (beyond_floor_better && beyond_noise_better) {
-        c.verdict = Verdict::improved;
-        c.reason = noise;
-    } else {
-        c.verdict = Verdict::unchanged;
-        c.reason = noise;
-    }
+    const NoiseTerms n = noise_terms(c, levels, enough, threshold, rule);
+    const double se =
+        std::sqrt(current_variance(current, n.sigma, current_launches) + n.sigma * n.sigma / static_cast<double>(window));
+    c.min_detectable_effect =
+        worsening_of_log(m, std::max(n.quantile * se, floor_in_log(m, c.max_drop)) + n.power_term * se);
+    c.p_value = one_sided_p(d, se, enough, history.size());
+    const auto noise_says = beyond_noise(m, worsening_log(m, d), n.quantile * se, enough, latest_baseline_samples,
+                                         current, threshold, within);
+    set_history_verdict(c, m, noise_says, history.size());
     return c;
 }
 

@@ -1,5 +1,7 @@
 #include "perfgate/report/make_report.hpp"
 
+#include "perfgate/core/file_write.hpp"
+
 #include <fstream>
 
 #include <boost/filesystem.hpp>
@@ -74,11 +76,9 @@ Expected<ReportOutcome> make_report(const ReportOptions& options) {
     in.charts = draw_charts(data, in.history, dir.string(), output.stem().string(), charts);
 
     const auto page = render_page(in);
-    {
-        std::ofstream out(output.string(), std::ios::binary | std::ios::trunc);
-        out << page;
-        if (!out) return make_error("perfgate report: cannot write " + output.string());
-    }
+    // Whole or not at all: a page cut short by a full disk or an interrupt would be published as is.
+    if (auto written = replace_file(output.string(), page); !written)
+        return make_error("perfgate report: " + written.error().message);
 
     ReportOutcome outcome;
     outcome.page_path = output.string();
