@@ -1,5 +1,6 @@
 #include "perfgate/core/metric.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -8,12 +9,14 @@ namespace perfgate {
 
 const std::vector<Metric>& metrics() {
     static const std::vector<Metric> table = {
-        // key                 label     unit     better          samples                         display   required
-        {"decode_tok_s",      "decode",  "tok/s", Better::higher, &ResultRow::decode_samples,      1.0, "tok/s", true},
-        {"prefill_tok_s",     "prefill", "tok/s", Better::higher, &ResultRow::prefill_samples,     1.0, "tok/s", true},
-        // The kernel's peak resident set of the runtime's largest process (docs/csv-schema.md).
+        // key                 label     unit     better          samples                    display   negligible required
+        {"decode_tok_s",      "decode",  "tok/s", Better::higher, &ResultRow::decode_samples, 1.0, "tok/s", 0.0, true},
+        {"prefill_tok_s",     "prefill", "tok/s", Better::higher, &ResultRow::prefill_samples, 1.0, "tok/s", 0.0, true},
+        // The kernel's peak resident set of the runtime's largest process (docs/csv-schema.md). Less
+        // than 16 MiB never counts: a stub of 2 MiB moved by 6.6% between launches here, and the
+        // H200's tiny-llama-ci by 17 MiB (two levels) with nothing changed.
         {"peak_memory_bytes", "peak memory", "bytes", Better::lower, &ResultRow::peak_memory_samples,
-         1024.0 * 1024.0, "MiB", false},
+         1024.0 * 1024.0, "MiB", 16.0 * 1024.0 * 1024.0, false},
     };
     return table;
 }
@@ -45,6 +48,10 @@ std::string metric_keys() {
         out += m.key;
     }
     return out;
+}
+
+bool negligible(const Metric& m, double baseline, double current) {
+    return std::fabs(current - baseline) < m.negligible_change;
 }
 
 double worsening(const Metric& m, double change) { return m.better == Better::higher ? -change : change; }

@@ -61,7 +61,8 @@ MetricCheck decide_metric(const std::string& metric, const std::vector<double>& 
     const double change = *c.current_value / *c.baseline_value - 1.0;
     c.change = change;
 
-    const double worse = worsening(m, change);  // positive: worse, in the metric's own direction
+    // Positive: worse, in the metric's own direction; 0 when too small to count at all.
+    const double worse = negligible(m, *c.baseline_value, *c.current_value) ? 0.0 : worsening(m, change);
     const bool samples_both = baseline.size() >= 2 && current.size() >= 2;
     std::optional<double> p_worse, p_better;
     if (samples_both) {
@@ -257,7 +258,7 @@ BeyondNoise beyond_noise(const Metric& m, double worse_d, double bound, bool eno
 }
 
 void set_history_verdict(MetricCheck& c, const Metric& m, const BeyondNoise& noise_says, std::size_t runs) {
-    const double worse = worsening(m, *c.change);
+    const double worse = negligible(m, *c.baseline_value, *c.current_value) ? 0.0 : worsening(m, *c.change);
     const bool floor_worse = worse > c.max_drop, floor_better = worse < -c.max_drop;
     const std::string noise = fmt::format("{} {} run{}, between-run spread {:.1f}%, MDE {:.1f}%", c.test, runs,
                                           runs == 1 ? "" : "s", *c.run_noise * 100, *c.min_detectable_effect * 100);

@@ -112,9 +112,12 @@ PairedCheck decide_paired(const std::string& metric, const std::vector<double>& 
     c.metric = metric;
     c.floor = floor;
     c.confidence = confidence;
-    std::vector<double> logs;
+    std::vector<double> logs, base_logs;
     for (std::size_t i = 0; i < std::min(base.size(), head.size()); ++i)
-        if (base[i] > 0 && head[i] > 0) logs.push_back(std::log(head[i] / base[i]));
+        if (base[i] > 0 && head[i] > 0) {
+            logs.push_back(std::log(head[i] / base[i]));
+            base_logs.push_back(std::log(base[i]));
+        }
     c.rounds = logs.size();
     if (logs.empty()) return c;
     const double mean_log = perfgate::mean(logs);
@@ -127,10 +130,16 @@ PairedCheck decide_paired(const std::string& metric, const std::vector<double>& 
     const double lo = c.interval->low, hi = c.interval->high;
     // Worse is down for a rate, up for a memory figure (the metric's registered direction).
     const bool higher = perfgate::metric(metric).better == Better::higher;
-    const bool all_down = hi < 0 && *c.change < -floor, all_up = lo > 0 && *c.change > floor;
+    // A change too small to count in absolute terms (a few MiB of a small process) is no decision.
+    const double base_level = std::exp(perfgate::mean(base_logs));
+    const bool material = !negligible(perfgate::metric(metric), base_level, base_level * (1.0 + *c.change));
+    const bool all_down = material && hi < 0 && *c.change < -floor, all_up = material && lo > 0 && *c.change > floor;
     if (higher ? all_down : all_up) c.verdict = PairedVerdict::regressed;
     else if (higher ? all_up : all_down) c.verdict = PairedVerdict::improved;
     else if (lo >= -floor && hi <= floor) c.verdict = PairedVerdict::unchanged;
+    else if (negligible(perfgate::metric(metric), base_level, base_level * (1.0 + lo)) &&
+             negligible(perfgate::metric(metric), base_level, base_level * (1.0 + hi)))
+        c.verdict = PairedVerdict::unchanged;  // the whole interval is too small to count
     else c.verdict = PairedVerdict::inconclusive;
     return c;
 }

@@ -39,13 +39,18 @@ Threshold floor_of(double max_drop) {
     return t;
 }
 
+// Levels in the metric's display unit (100 MiB, not 100 bytes: a change of a few MiB never counts).
 Verdict within_run(const std::string& metric, double now_level) {
-    return decide_metric(metric, around(100.0), around(now_level), floor_of(0.05), StatTest::welch_t).verdict;
+    const double unit = perfgate::metric(metric).display_scale;
+    return decide_metric(metric, around(100.0 * unit), around(now_level * unit), floor_of(0.05), StatTest::welch_t)
+        .verdict;
 }
 
 Verdict on_history(const std::string& metric, double now_level) {
-    const auto h = history_at(100.0);
-    return decide_metric_history(metric, h, {}, around(now_level), 1, floor_of(0.05), StatTest::welch_t, HistoryRule{})
+    const double unit = perfgate::metric(metric).display_scale;
+    const auto h = history_at(100.0 * unit);
+    return decide_metric_history(metric, h, {}, around(now_level * unit), 1, floor_of(0.05), StatTest::welch_t,
+                                 HistoryRule{})
         .verdict;
 }
 
@@ -71,7 +76,8 @@ TEST_CASE("within-run rule: a rate that drops and memory that rises regress", "[
     CHECK(within_run("peak_memory_bytes", 120.0) == Verdict::regressed);
     CHECK(within_run("peak_memory_bytes", 80.0) == Verdict::improved);
     CHECK(within_run("peak_memory_bytes", 102.0) == Verdict::unchanged);
-    const auto c = decide_metric("peak_memory_bytes", around(100.0), around(120.0), floor_of(0.05), StatTest::welch_t);
+    const auto c =
+        decide_metric("peak_memory_bytes", around(100.0 * kMiB), around(120.0 * kMiB), floor_of(0.05), StatTest::welch_t);
     CHECK(*c.change == Approx(0.20));  // the real change, not a mirrored one
 }
 
@@ -82,7 +88,8 @@ TEST_CASE("history rule: direction, floor and MDE in the metric's own terms", "[
     CHECK(on_history("peak_memory_bytes", 80.0) == Verdict::improved);
     CHECK(on_history("peak_memory_bytes", 103.0) == Verdict::unchanged);  // beyond the noise, within the floor
     const auto h = history_at(100.0);
-    const auto mem = decide_metric_history("peak_memory_bytes", h, {}, around(100.0), 1, floor_of(0.05),
+    const auto mem = decide_metric_history("peak_memory_bytes", history_at(100.0 * kMiB), {}, around(100.0 * kMiB), 1,
+                                           floor_of(0.05),
                                            StatTest::welch_t, HistoryRule{});
     const auto rate = decide_metric_history("decode_tok_s", h, {}, around(100.0), 1, floor_of(0.05),
                                             StatTest::welch_t, HistoryRule{});
@@ -99,13 +106,16 @@ TEST_CASE("history rule: direction, floor and MDE in the metric's own terms", "[
 
 TEST_CASE("paired A/B rule: memory that rises in every round regresses", "[gates][metric]") {
     const std::vector<double> base{100, 101, 99, 100, 100.5, 99.5, 100, 101};
-    std::vector<double> up, down;
+    std::vector<double> up, down, mem_base, mem_up, mem_down;
     for (double b : base) {
         up.push_back(b * 1.12);
         down.push_back(b * 0.88);
+        mem_base.push_back(b * 10 * kMiB);  // about 1000 MiB: 12% is 120 MiB
+        mem_up.push_back(b * 1.12 * 10 * kMiB);
+        mem_down.push_back(b * 0.88 * 10 * kMiB);
     }
-    CHECK(decide_paired("peak_memory_bytes", base, up, 0.05, 0.99).verdict == PairedVerdict::regressed);
-    CHECK(decide_paired("peak_memory_bytes", base, down, 0.05, 0.99).verdict == PairedVerdict::improved);
+    CHECK(decide_paired("peak_memory_bytes", mem_base, mem_up, 0.05, 0.99).verdict == PairedVerdict::regressed);
+    CHECK(decide_paired("peak_memory_bytes", mem_base, mem_down, 0.05, 0.99).verdict == PairedVerdict::improved);
     CHECK(decide_paired("decode_tok_s", base, up, 0.05, 0.99).verdict == PairedVerdict::improved);
     CHECK(decide_paired("decode_tok_s", base, down, 0.05, 0.99).verdict == PairedVerdict::regressed);
 }
@@ -195,4 +205,27 @@ TEST_CASE("a history without peak memory gates as before: the new reading is sho
         // Without a reading on either side the metric is not reported at all.
         for (const auto& m : without->pairs.front().metrics) CHECK(m.metric != "peak_memory_bytes");
     }
+}
+
+TEST_CASE("a memory change of a few MiB never counts, whatever its fraction", "[gates][metric]") {
+    // A stub runtime of 2 MiB moved by 6.6% between launches with nothing changed.
+    const double small = 2.0 * kMiB;
+    CHECK(negligible(metric("peak_memory_bytes"), small, small * 1.066));
+    CHECK_FALSE(negligible(metric("peak_memory_bytes"), 500 * kMiB, 600 * kMiB));
+    CHECK_FALSE(negligible(metric("decode_tok_s"), 100.0, 100.1));  // rates: the floor is relative only
+    CHECK(decide_metric("peak_memory_bytes", around(small), around(small * 1.2), floor_of(0.05), StatTest::welch_t)
+              .verdict == Verdict::unchanged);
+    const auto h = history_at(small);
+    CHECK(decide_metric_history("peak_memory_bytes", h, {}, around(small * 1.2), 1, floor_of(0.05), StatTest::welch_t,
+                                HistoryRule{})
+              .verdict == Verdict::unchanged);
+    std::vector<double> base{small, small * 1.01, small * 0.99, small, small * 1.005, small * 0.995, small, small};
+    std::vector<double> up;
+    for (double b : base) up.push_back(b * 1.2);
+    CHECK(decide_paired("peak_memory_bytes", base, up, 0.05, 0.99).verdict == PairedVerdict::unchanged);
+    // The same fraction of a real model's footprint does count.
+    const auto big = history_at(500 * kMiB);
+    CHECK(decide_metric_history("peak_memory_bytes", big, {}, around(600 * kMiB), 1, floor_of(0.05), StatTest::welch_t,
+                                HistoryRule{})
+              .verdict == Verdict::regressed);
 }

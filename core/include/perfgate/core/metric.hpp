@@ -25,6 +25,10 @@ struct Metric {
     // ("MiB" for bytes).
     double display_scale;
     std::string_view display_unit;
+    // A change smaller than this, in the recorded unit, is never beyond the floor, whatever its
+    // fraction: a runtime of a few MiB moves its peak by a page or an allocator arena, several
+    // percent of nothing (0 for rates: their floor is relative only).
+    double negligible_change;
     // Required metrics make a pair not comparable when one side lacks them (a runtime that stopped
     // reporting decode). An optional one is judged only once both sides have it: files written
     // before it existed still gate as they did.
@@ -42,6 +46,10 @@ const Metric& metric(std::string_view key);
 const std::vector<std::string>& registered_metric_keys();
 // "decode_tok_s, prefill_tok_s, peak_memory_bytes"
 std::string metric_keys();
+
+// Whether a change from `baseline` to `current` is too small in absolute terms to count against a
+// floor (Metric::negligible_change).
+bool negligible(const Metric& m, double baseline, double current);
 
 // The change of a metric as how much worse it got, as a fraction: +0.10 for tok/s that fell 10%
 // or memory that rose 10%; negative when it got better. `change` is current / baseline - 1.
