@@ -78,6 +78,10 @@ if(TARGET perfgate_perf)
     SOURCES perf/src/suite.cpp perf/src/adapter_util.cpp perf/src/adapter_llama_bench.cpp
             perf/src/adapter_mlxcel.cpp perf/src/adapter_mlx_lm.cpp perf/src/adapter_catch2.cpp
             perf/src/adapter_command.cpp perf/src/xml_depth.cpp
+            # The runtime table the suite reader looks kinds up in, and one adapter file per kind.
+            perf/src/runtime_table.cpp perf/src/runtime_output.cpp perf/src/runtimes/catch2.cpp
+            perf/src/runtimes/command.cpp perf/src/runtimes/llama_bench.cpp perf/src/runtimes/mlx_lm.cpp
+            perf/src/runtimes/mlxcel.cpp
     LIBS nlohmann_json::nlohmann_json Boost::boost)
   perfgate_fuzz_target(fuzz_suite SOURCES suite_fuzz.cpp LIBS perfgate_fuzz_perf_parsers
                        SEEDS "${_src}/perf/suites" "${_regressions}/fuzz_suite")
