@@ -1,9 +1,10 @@
 #include "machine_history.hpp"
 
+#include "render_common.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "perfgate/core/metric.hpp"
 #include "perfgate/core/stats.hpp"
 #include "perfgate/core/text.hpp"
 
@@ -44,11 +45,8 @@ std::string measured(const SampleGroup& now) {
     std::vector<std::string> parts;
     for (const auto& metric : gated_metrics()) {
         const auto samples = now.samples(metric);
-        if (samples.empty()) continue;
-        const Metric& m = perfgate::metric(metric);
-        // Rates as recorded (the tests and people read "decode_tok_s 45.00"); bytes in MiB.
-        parts.push_back(m.display_scale == 1.0 ? fmt::format("{} {:.2f}", metric, median(samples))
-                                               : fmt::format("{} {}", metric, display_value(m, median(samples))));
+        // Rates as recorded ("decode_tok_s 45.00"), bytes in MiB: the exporters' own formatting.
+        if (!samples.empty()) parts.push_back(fmt::format("{} {}", metric, number(metric, median(samples))));
     }
     return parts.empty() ? "no reading" : fmt::format("{}", fmt::join(parts, ", "));
 }

@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "distinct.hpp"
+#include "perfgate/core/metric.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/core/project_paths.hpp"
 #include "escape.hpp"
@@ -58,7 +59,7 @@ std::string cell_text(const ModelLine& line, const std::string& runtime, bool de
 std::string memory_text(const ModelLine& line, const std::string& runtime) {
     auto it = line.cells.find(runtime);
     if (it == line.cells.end() || it->second.status != "ok" || !it->second.peak_memory) return "-";
-    return fmt::format("{:.1f}", it->second.peak_memory->max / (1024.0 * 1024.0));
+    return fmt::format("{:.1f}", it->second.peak_memory->max / perfgate::metric("peak_memory_bytes").display_scale);
 }
 
 bool any_peak_memory(const ReportData& d) {
