@@ -68,8 +68,8 @@ void add_calibrate_command(CLI::App& app) {
         ->capture_default_str()->check(CLI::Range(3, 1000));
     cmd->add_option("--min-runs", h.options.rule.min_runs, "With --from-history: runs a pair needs to be calibrated")
         ->capture_default_str()->check(CLI::Range(3, 1000));
-    cmd->add_option("--baseline-window", h.options.rule.baseline_window,
-                    "With --from-history: latest runs forming the baseline level")
+    cmd->add_option("--reference-runs", h.options.rule.reference.runs,
+                    "With --from-history: runs forming the reference level")
         ->capture_default_str()->check(CLI::Range(1, 100));
     cmd->add_option("--pair", c.pairs, "RUNTIME/MODEL to calibrate (repeatable; default: every pair of the suite)");
     cmd->add_option("--runs", c.runs, "Unchanged runs of every pair")->capture_default_str()->check(CLI::Range(3, 1000));

@@ -67,13 +67,13 @@ void add_gate_command(CLI::App& app) {
     cmd->add_option("--host", o.host, "Host tag of the results (default: from the rows or the file name)");
     cmd->add_option("--test", r.test,
                     "Within-run test of the fallback rule (short history): welch-t | mann-whitney-u")->capture_default_str();
-    cmd->add_option("--history-runs", o.history_runs, "Latest runs of a pair that form its noise model (K)")
+    cmd->add_option("--history-runs", o.history_rule.noise_runs, "Latest runs of a pair that form its noise model (K)")
         ->capture_default_str()->check(CLI::Range(2, 1000));
     cmd->add_option("--min-history-runs", o.history_rule.min_runs,
                     "Runs a pair needs before its own history decides; fewer: the fallback rule")
         ->capture_default_str()->check(CLI::Range(3, 1000));
-    cmd->add_option("--baseline-window", o.history_rule.baseline_window,
-                    "Latest runs whose median is the baseline level (1: the latest baseline run)")
+    cmd->add_option("--reference-runs", o.history_rule.reference.runs,
+                    "First runs of the current segment whose median is the reference level (docs/gate.md, \"Reference\")")
         ->capture_default_str()->check(CLI::Range(1, 100));
     add_power_option(cmd, o.history_rule.power);
     cmd->callback([args, baseline_ref] { exit_status = run_gate_command(*args, baseline_ref->count() > 0); });

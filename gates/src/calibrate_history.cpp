@@ -120,8 +120,11 @@ Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string&
             c.history_rule = levels.size() >= std::max<std::size_t>(options.rule.min_runs, 3);
             // The gate's own rule, asked about a current run at the latest level: what it would
             // detect is what the file promises.
+            // Its noise from all the runs read here (the calibration looks further back than K).
+            HistoryRule rule = options.rule;
+            rule.noise_runs = levels.size();
             const MetricCheck check = decide_metric_history(metric, levels, {}, {levels.back().value}, 1, t,
-                                                            StatTest::welch_t, options.rule);
+                                                            StatTest::welch_t, rule);
             c.run_noise = check.run_noise.value_or(t.run_noise);
             c.min_detectable_effect = check.min_detectable_effect.value_or(1.0);
             out.push_back(std::move(c));
@@ -169,7 +172,7 @@ std::string render_history_thresholds(const std::string& host, const std::string
                           {"date", date},
                           {"history_runs", options.history_runs},
                           {"min_runs", options.rule.min_runs},
-                          {"baseline_window", options.rule.baseline_window},
+                          {"reference_runs", options.rule.reference.runs},
                           {"power", options.rule.power},
                           {"metrics_calibrated", calibrated}};
     doc["metrics"] = ordered_json::object();
@@ -212,8 +215,8 @@ std::string render_history_calibration_report(const std::string& host, const std
                                p.model, p.runtime, p.metric, p.outliers, kOutlierSpreads);
     out += fmt::format("noise: between-run spread of the runs' medians; dip: the deepest unchanged run below the median, "
                        "outliers left out; floor: max(policy, dip); MDE: the drop the gate calls regressed with probability {:.2g} for one "
-                       "current run against the latest baseline run.\n",
-                       options.rule.power);
+                       "current run against the reference level (median of the first {} runs).\n",
+                       options.rule.power, options.rule.reference.runs);
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include <boost/math/distributions/students_t.hpp>
 
 #include "perfgate/core/metric.hpp"
+#include "perfgate/gates/reference.hpp"
 
 namespace perfgate::gates {
 
@@ -128,17 +129,25 @@ double floor_in_log(const Metric& m, double max_drop) {
 
 namespace {
 
-// The levels of the comparison (baseline = median of the latest `window` runs, current = median of
-// this run) set on `c`; false, with the verdict set, when no ratio can be formed.
-bool set_levels(MetricCheck& c, const Metric& m, const std::vector<double>& levels, std::size_t window,
+// The levels of the comparison (baseline = the reference level, current = median of this run) set
+// on `c`; false, with the verdict set, when no ratio can be formed.
+bool set_levels(MetricCheck& c, const Metric& m, const std::vector<double>& levels, const Reference& ref,
                 const std::vector<double>& current) {
-    if (levels.empty()) {
+    if (levels.empty() && !ref.level) {
         c.verdict = Verdict::not_comparable;
         c.reason = fmt::format("the baseline has no {} value", c.metric);
         return false;
     }
-    c.baseline_window = window;
-    c.baseline_samples.assign(levels.end() - static_cast<long>(window), levels.end());
+    c.reference_runs = ref.count;
+    if (ref.count == 0 && !ref.level) {
+        c.verdict = Verdict::new_pair;
+        c.reason = fmt::format("{}: this is the first run at the new level, and it becomes the reference", ref.moved);
+        return false;
+    }
+    if (ref.count > 0)
+        c.baseline_samples.assign(levels.begin() + static_cast<long>(ref.first),
+                                  levels.begin() + static_cast<long>(ref.first + ref.count));
+    else c.baseline_samples = {*ref.level};
     c.baseline_value = median(c.baseline_samples);
     if (*c.baseline_value <= 0) {
         c.verdict = Verdict::not_comparable;
@@ -166,6 +175,21 @@ bool set_levels(MetricCheck& c, const Metric& m, const std::vector<double>& leve
     return true;
 }
 
+// Which runs the reference is, in words, for the report.
+std::string describe_reference(const std::vector<RunLevel>& history, const Reference& ref) {
+    std::string runs;
+    if (ref.count == 0) runs = "the acknowledged level (no run at it yet)";
+    else if (ref.count == 1) runs = fmt::format("run {}", history[ref.first].run);
+    else runs = fmt::format("median of {} runs from {} to {}", ref.count, history[ref.first].run,
+                            history[ref.first + ref.count - 1].run);
+    return ref.moved.empty() ? runs : fmt::format("{}; {}", runs, ref.moved);
+}
+
+// Runs beyond one level per segment (at least one).
+double degrees_of_freedom(std::size_t runs, const std::vector<std::size_t>& starts) {
+    return static_cast<double>(std::max<std::size_t>(runs > starts.size() + 1 ? runs - starts.size() - 1 : 1, 1));
+}
+
 // The between-run spread and the quantiles of the rule that decides: the history's own (Student's
 // t, runs - 1 degrees of freedom) with enough runs, else the fallback's assumed spread (normal).
 struct NoiseTerms {
@@ -174,16 +198,16 @@ struct NoiseTerms {
     double power_term = 0;  // the power quantile behind the MDE
 };
 
-NoiseTerms noise_terms(MetricCheck& c, const std::vector<double>& levels, bool enough, const Threshold& threshold,
-                       const HistoryRule& rule) {
+NoiseTerms noise_terms(MetricCheck& c, const std::vector<double>& levels, const std::vector<std::size_t>& starts,
+                       bool enough, const Threshold& threshold, const HistoryRule& rule) {
     NoiseTerms n;
-    const auto measured = between_run_sigma(levels);
-    if (enough) {
+    const auto measured = between_run_sigma(levels, starts);
+    if (enough && measured) {
         c.test = "history";
         n.sigma = *measured;
-        // Student's t with one degree of freedom per run beyond the level: a spread read off a
-        // handful of runs is itself uncertain, and a normal quantile would trust it too much.
-        boost::math::students_t t(static_cast<double>(levels.size() - 1));
+        // Student's t with one degree of freedom per run beyond each segment's level: a spread read
+        // off a handful of runs is itself uncertain, and a normal quantile would trust it too much.
+        boost::math::students_t t(degrees_of_freedom(levels.size(), starts));
         n.quantile = boost::math::quantile(t, 1.0 - threshold.alpha);
         n.power_term = boost::math::quantile(t, rule.power);
     } else {
@@ -227,9 +251,9 @@ double current_variance(const std::vector<double>& current, double sigma, std::s
 }
 
 // One-sided p of d / se in the direction of the change.
-double one_sided_p(double d, double se, bool enough, std::size_t runs) {
-    if (enough) {
-        boost::math::students_t t(static_cast<double>(runs - 1));
+double one_sided_p(double d, double se, bool t_test, double df) {
+    if (t_test) {
+        boost::math::students_t t(df);
         return d < 0 ? boost::math::cdf(t, d / se) : boost::math::cdf(boost::math::complement(t, d / se));
     }
     return d < 0 ? boost::math::cdf(boost::math::normal(), d / se)
@@ -243,15 +267,15 @@ struct BeyondNoise {
 };
 
 BeyondNoise beyond_noise(const Metric& m, double worse_d, double bound, bool enough,
-                         const std::vector<double>& latest_baseline_samples, const std::vector<double>& current,
+                         const std::vector<double>& reference_samples, const std::vector<double>& current,
                          const Threshold& threshold, StatTest within) {
     BeyondNoise b{worse_d > bound, worse_d < -bound};
-    if (enough || latest_baseline_samples.size() < 2 || current.size() < 2) return b;
+    if (enough || reference_samples.size() < 2 || current.size() < 2) return b;
     const bool higher = m.better == Better::higher;
-    const auto worse_p = higher ? p_lower(within, current, latest_baseline_samples)
-                                : p_lower(within, latest_baseline_samples, current);
-    const auto better_p = higher ? p_lower(within, latest_baseline_samples, current)
-                                 : p_lower(within, current, latest_baseline_samples);
+    const auto worse_p = higher ? p_lower(within, current, reference_samples)
+                                : p_lower(within, reference_samples, current);
+    const auto better_p = higher ? p_lower(within, reference_samples, current)
+                                 : p_lower(within, current, reference_samples);
     if (worse_p && *worse_p >= threshold.alpha) b.worse = false;
     if (better_p && *better_p >= threshold.alpha) b.better = false;
     return b;
@@ -279,7 +303,7 @@ void set_history_verdict(MetricCheck& c, const Metric& m, const BeyondNoise& noi
 }  // namespace
 
 MetricCheck decide_metric_history(const std::string& metric, const std::vector<RunLevel>& history,
-                                  const std::vector<double>& latest_baseline_samples,
+                                  const Reference& reference, const std::vector<double>& reference_samples,
                                   const std::vector<double>& current, std::size_t current_launches,
                                   const Threshold& threshold, StatTest within, const HistoryRule& rule) {
     const Metric& m = perfgate::metric(metric);
@@ -289,24 +313,42 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
     c.max_drop = threshold.max_drop;
     c.threshold_source = threshold.source;
     c.current_samples = current;
-    c.history_runs = history.size();
-    std::vector<double> levels;
-    for (const auto& h : history) levels.push_back(h.value);
-    const std::size_t window = std::min(std::max<std::size_t>(rule.baseline_window, 1), history.size());
-    if (!set_levels(c, m, levels, window, current)) return c;
+    std::vector<double> all;
+    for (const auto& h : history) all.push_back(h.value);
+    if (!set_levels(c, m, all, reference, current)) return c;
+    c.reference = describe_reference(history, reference);
+
+    // The noise: the latest K runs, with the segment starts that fall among them.
+    const std::size_t k = std::min(std::max<std::size_t>(rule.noise_runs, 1), all.size());
+    const std::size_t skip = all.size() - k;
+    const std::vector<double> levels(all.end() - static_cast<long>(k), all.end());
+    std::vector<std::size_t> starts;
+    for (std::size_t s : reference.starts)
+        if (s > skip && s < all.size()) starts.push_back(s - skip);
+    c.history_runs = levels.size();
 
     const double d = std::log(*c.current_value / *c.baseline_value);
-    const bool enough = history.size() >= std::max<std::size_t>(rule.min_runs, 3);
-    const NoiseTerms n = noise_terms(c, levels, enough, threshold, rule);
-    const double se =
-        std::sqrt(current_variance(current, n.sigma, current_launches) + n.sigma * n.sigma / static_cast<double>(window));
+    const bool enough = levels.size() >= std::max<std::size_t>(rule.min_runs, 3);
+    const NoiseTerms n = noise_terms(c, levels, starts, enough, threshold, rule);
+    const double se = std::sqrt(current_variance(current, n.sigma, current_launches) +
+                                n.sigma * n.sigma * reference_variance_factor(reference.count));
     c.min_detectable_effect =
         worsening_of_log(m, std::max(n.quantile * se, floor_in_log(m, c.max_drop)) + n.power_term * se);
-    c.p_value = one_sided_p(d, se, enough, history.size());
-    const auto noise_says = beyond_noise(m, worsening_log(m, d), n.quantile * se, enough, latest_baseline_samples,
-                                         current, threshold, within);
-    set_history_verdict(c, m, noise_says, history.size());
+    const bool t_test = c.test == "history";
+    c.p_value = one_sided_p(d, se, t_test, degrees_of_freedom(levels.size(), starts));
+    const auto noise_says = beyond_noise(m, worsening_log(m, d), n.quantile * se, t_test, reference_samples, current,
+                                         threshold, within);
+    set_history_verdict(c, m, noise_says, levels.size());
     return c;
+}
+
+MetricCheck decide_metric_history(const std::string& metric, const std::vector<RunLevel>& history,
+                                  const std::vector<double>& reference_samples, const std::vector<double>& current,
+                                  std::size_t current_launches, const Threshold& threshold, StatTest within,
+                                  const HistoryRule& rule) {
+    const Reference ref = find_reference(history, {}, perfgate::metric(metric), threshold.max_drop, rule.reference);
+    return decide_metric_history(metric, history, ref, reference_samples, current, current_launches, threshold, within,
+                                 rule);
 }
 
 }  // namespace perfgate::gates

@@ -14,7 +14,9 @@
 #include "perfgate/core/metric.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/gates/calendar.hpp"
+#include "perfgate/gates/acknowledgements.hpp"
 #include "perfgate/gates/decision.hpp"
+#include "perfgate/gates/reference.hpp"
 #include "history.hpp"
 #include "latest_run.hpp"
 #include "machine_history.hpp"
@@ -251,6 +253,7 @@ private:
             report_.notes.push_back("no " + sources_.threshold_display("default.json") +
                                     "; built-in defaults (floors: decode 5%, prefill 10%; alpha 0.01; run_noise 5%)");
         }
+        if (auto st = load_acknowledgements(); !st) return st.error();
         std::set<std::string> hosts;
         for (const auto& g : groups_) hosts.insert(g.host);
         for (const auto& host : hosts) {
@@ -275,6 +278,20 @@ private:
             }
             thresholds_.emplace(host, std::move(set));
         }
+        return Ok{};
+    }
+
+    Status load_acknowledgements() {
+        const std::string name(acknowledgements_file_name);
+        auto text = sources_.threshold_text(name);
+        if (!text) return text.error();
+        if (!*text) return Ok{};
+        auto parsed = parse_acknowledgements(**text, sources_.threshold_display(name));
+        if (!parsed) return parsed.error();
+        acknowledgements_ = std::move(*parsed);
+        if (!acknowledgements_.empty())
+            report_.notes.push_back(fmt::format("{} from {}", counted(acknowledgements_.size(), "acknowledged change"),
+                                                sources_.threshold_display(name)));
         return Ok{};
     }
 
@@ -328,6 +345,16 @@ private:
         return std::pair<HistoryFile*, const SampleGroup*>{nullptr, nullptr};
     }
 
+    // The pair's reference level among `levels` (oldest first), with the acknowledgements that
+    // apply to it on this machine.
+    Reference reference_of(const SampleGroup& g, const std::string& metric, const std::vector<RunLevel>& levels,
+                           const Threshold& t) const {
+        const auto entries = acknowledgements_.of({g.host, detail::machine_of(g), g.runtime, g.raw_model, metric});
+        const std::string now = !g.first().timestamp.empty() ? g.first().timestamp : g.date();
+        return find_reference(levels, acknowledged_starts(levels, entries, now), perfgate::metric(metric), t.max_drop,
+                              options_.history_rule.reference);
+    }
+
     // The series a pair's baselines may be filed under: its backend, and its runtime.
     static std::vector<std::string> series_of(const SampleGroup& g) {
         std::vector<std::string> series{g.series};
@@ -349,7 +376,7 @@ private:
 
     // The pair's history, oldest first, ending with the baseline group `b`: the same pair in the
     // baseline file and in older files of the same series and host (or `b` alone for an explicit
-    // baseline). Older files are read only until the history holds options_.history_runs runs.
+    // baseline). Older files are read only until the history holds the reference horizon's runs.
     Expected<std::vector<const SampleGroup*>> history_groups(const SampleGroup& g, HistoryFile* baseline_file,
                                                              const SampleGroup* b,
                                                              const std::vector<std::string>& spellings) {
@@ -361,7 +388,7 @@ private:
         if (g.runtime != g.series && !g.runtime.empty()) series.push_back(g.runtime);
         for (const auto& s : series) {
             for (HistoryFile* f : history_.candidates(s, g.host, baseline_file->name.date)) {
-                if (runs >= options_.history_runs) break;
+                if (runs >= options_.history_rule.horizon) break;
                 if (!seen.insert(f).second) continue;
                 auto mentions = BenchmarkHistory::mentions_any(*f, spellings);
                 if (!mentions) return mentions.error();
@@ -494,13 +521,21 @@ private:
                     p.warnings.push_back(fmt::format("run {} appears in more than one history file of {} {}; each run "
                                                      "is counted once",
                                                      fmt::join(repeated, ", "), g.runtime, g.raw_model));
-                if (levels.size() > options_.history_runs)
-                    levels.erase(levels.begin(), levels.end() - static_cast<long>(options_.history_runs));
-                const auto latest = levels.empty() ? std::vector<double>{} : run_samples(*b, metric, levels.back().run);
-                p.metrics.push_back(why.decode && metric == "decode_tok_s"
-                                        ? detail::not_comparable_metric(metric, *why.decode, before, now)
-                                        : decide_metric_history(metric, levels, latest, now, g.ok_rows.size(), t,
-                                                                options_.test, options_.history_rule));
+                const std::size_t horizon = options_.history_rule.horizon;
+                if (levels.size() > horizon) levels.erase(levels.begin(), levels.end() - static_cast<long>(horizon));
+                if (why.decode && metric == "decode_tok_s") {
+                    p.metrics.push_back(detail::not_comparable_metric(metric, *why.decode, before, now));
+                    continue;
+                }
+                const Reference ref = reference_of(g, metric, levels, t);
+                std::vector<double> ref_samples;
+                for (std::size_t i = ref.first; i < ref.first + ref.count; ++i)
+                    for (const SampleGroup* h : *history) {
+                        const auto s = run_samples(*h, metric, levels[i].run);
+                        ref_samples.insert(ref_samples.end(), s.begin(), s.end());
+                    }
+                p.metrics.push_back(decide_metric_history(metric, levels, ref, ref_samples, now, g.ok_rows.size(), t,
+                                                          options_.test, options_.history_rule));
             }
             finish_pair_verdict(p);
         }
@@ -588,6 +623,7 @@ private:
     ModelCatalog catalog_;
     std::vector<SampleGroup> groups_;
     std::map<std::string, ThresholdSet> thresholds_;
+    Acknowledgements acknowledgements_;
     BenchmarkHistory history_;
     std::unique_ptr<HistoryFile> explicit_;
     std::set<const SampleGroup*> matched_;

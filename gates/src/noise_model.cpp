@@ -64,23 +64,33 @@ std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& me
     return levels;
 }
 
-std::optional<double> between_run_sigma(const std::vector<double>& levels) {
+std::optional<double> between_run_sigma(const std::vector<double>& levels) { return between_run_sigma(levels, {}); }
+
+std::optional<double> between_run_sigma(const std::vector<double>& levels, const std::vector<std::size_t>& starts) {
     if (levels.size() < 3) return std::nullopt;
     std::vector<double> logs;
     for (double v : levels) {
         if (!(v > 0) || !std::isfinite(v)) return std::nullopt;
         logs.push_back(std::log(v));
     }
+    std::vector<std::size_t> bounds{0};
+    for (std::size_t s : starts)
+        if (s > bounds.back() && s < logs.size()) bounds.push_back(s);
+    bounds.push_back(logs.size());
     // 1/Phi^-1(3/4): the MAD of a normal sample is 0.6745 sigma.
     constexpr double mad_to_sigma = 1.482602218505602;
-    std::vector<double> diffs;
-    for (std::size_t i = 1; i < logs.size(); ++i) diffs.push_back(std::fabs(logs[i] - logs[i - 1]));
+    std::vector<double> diffs, dev;
+    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+        const auto first = logs.begin() + static_cast<long>(bounds[k]), last = logs.begin() + static_cast<long>(bounds[k + 1]);
+        for (auto it = first + 1; it < last; ++it) diffs.push_back(std::fabs(*it - *(it - 1)));
+        if (last - first < 3) continue;
+        const double centre = median(std::vector<double>(first, last));
+        for (auto it = first; it < last; ++it) dev.push_back(std::fabs(*it - centre));
+    }
+    if (diffs.size() < 2) return std::nullopt;
     // A successive difference has variance 2 sigma^2.
     const double successive = mad_to_sigma * median(diffs) / std::sqrt(2.0);
-    const double centre = median(logs);
-    std::vector<double> dev;
-    for (double x : logs) dev.push_back(std::fabs(x - centre));
-    const double about_median = mad_to_sigma * median(dev);
+    const double about_median = dev.empty() ? 0.0 : mad_to_sigma * median(dev);
     return std::max(successive, about_median);
 }
 

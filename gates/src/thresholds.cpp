@@ -89,7 +89,9 @@ Status check_calibration(const JsonDocument& v, const json& obj, const std::stri
                                {"target_false_alarm", Kind::fraction}, {"power", Kind::fraction},
                                // calibrate --from-history
                                {"method", Kind::text}, {"history_runs", Kind::count}, {"min_runs", Kind::count},
-                               {"baseline_window", Kind::count}, {"metrics_calibrated", Kind::count}};
+                               {"reference_runs", Kind::count}, {"metrics_calibrated", Kind::count},
+                               // written by calibrations before the reference level (read, unused)
+                               {"baseline_window", Kind::count}};
     static const Spec per_metric[] = {{"readings", Kind::count}, {"median", Kind::positive}, {"mad", Kind::non_negative},
                                       {"robust_cv", Kind::non_negative}, {"cv", Kind::non_negative},
                                       {"min_detectable_effect", Kind::non_negative},

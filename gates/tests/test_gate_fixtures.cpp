@@ -250,8 +250,8 @@ TEST_CASE("repeated rows of one pair: each an mlxcel run of the history, the cur
     CHECK_THAT(p.baseline_source, Catch::Contains("2026-10-01"));
     auto* decode = find_metric(p, "decode_tok_s");
     CHECK(decode->current_samples.size() == 3);
-    CHECK(decode->baseline_window == 1);  // the baseline level is the latest run (HistoryRule's default)
-    CHECK(decode->baseline_samples.size() == decode->baseline_window);
+    CHECK(decode->reference_runs == 5);  // the reference: the first 5 runs (HistoryRule's default)
+    CHECK(decode->baseline_samples.size() == decode->reference_runs);
     CHECK(decode->test == "history");
     CHECK(decode->history_runs == 8);
     CHECK(decode->verdict == Verdict::regressed);

@@ -123,13 +123,14 @@ TEST_CASE("history rule: a drop beyond the floor and the pair's own noise is a r
     CHECK(c.verdict == Verdict::improved);
 }
 
-TEST_CASE("history rule: K, the baseline window and the MDE move as they should", "[noise]") {
+TEST_CASE("history rule: K, the reference runs and the MDE move as they should", "[noise]") {
     const auto quiet = history_of(wobble(10, 0.02));
     HistoryRule one, three;
-    three.baseline_window = 3;
+    one.reference.runs = 1;
+    three.reference.runs = 3;
     auto a = decide_metric_history("decode_tok_s", quiet, {}, {95}, 1, decode_threshold(), StatTest::welch_t, one);
     auto b = decide_metric_history("decode_tok_s", quiet, {}, {95}, 1, decode_threshold(), StatTest::welch_t, three);
-    CHECK(b.baseline_window == 3);
+    CHECK(b.reference_runs == 3);
     CHECK(b.baseline_samples.size() == 3);
     // A level from three runs is steadier: smaller standard error, smaller MDE.
     CHECK(*b.min_detectable_effect < *a.min_detectable_effect);

@@ -15,7 +15,7 @@ namespace perfgate::gates {
 
 struct HistoryCalibrationOptions {
     std::size_t history_runs = 30;  // latest runs per pair (the gate's K is 10; calibration looks further back)
-    HistoryRule rule;               // min_runs, baseline_window, power: as the gate will use them
+    HistoryRule rule;               // min_runs, reference, power: as the gate will use them
 };
 
 struct PairCalibration {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "perfgate/gates/noise_model.hpp"
+#include "perfgate/gates/reference.hpp"
 #include "perfgate/gates/report.hpp"
 #include "perfgate/gates/statistics.hpp"
 #include "perfgate/gates/thresholds.hpp"
@@ -21,21 +22,30 @@ MetricCheck unjudged_metric(const std::string& metric, const std::vector<double>
 
 // How the history decides (docs/gate.md, "Decision").
 struct HistoryRule {
-    std::size_t min_runs = 5;         // history runs needed to trust its own spread; fewer: fallback
-    std::size_t baseline_window = 1;  // latest runs whose median is the baseline level
-    double power = 0.95;              // behind the minimum detectable effect that every verdict states
+    std::size_t min_runs = 5;     // history runs needed to trust its own spread; fewer: fallback
+    std::size_t noise_runs = 10;  // K: the latest runs of a pair whose spread is its noise
+    std::size_t horizon = 100;    // runs read back to find the reference (reference.hpp)
+    ReferenceRule reference;      // which runs form the reference level
+    double power = 0.95;          // behind the minimum detectable effect that every verdict states
 };
 
 // Compares the current run (its samples; `current_launches` rows, reruns included) with the pair's
-// history (runs oldest first, ending at the latest baseline) on the between-run spread. Regressed
-// only when the drop is beyond the metric's floor (max_drop) and beyond the one-sided (1 - alpha)
-// bound of that spread; beyond the floor only is inconclusive. With fewer than `min_runs` runs the
-// fallback rule assumes the threshold's run_noise (or the history's own, if larger) and, when both
-// sides have repetitions (`latest_baseline_samples`: the latest baseline run's), also needs the
-// within-run test `within` to agree.
+// reference level (reference.hpp) on the between-run spread of the latest rule.noise_runs runs of
+// `history` (oldest first, up to rule.horizon runs), pooled within the reference's segments.
+// Regressed only when the change is beyond the metric's floor (max_drop) and beyond the one-sided
+// (1 - alpha) bound of that spread; beyond the floor only is inconclusive. With fewer than
+// `min_runs` runs the fallback rule assumes the threshold's run_noise (or the history's own, if
+// larger) and, when both sides have repetitions (`reference_samples`: the reference runs'), also
+// needs the within-run test `within` to agree.
 MetricCheck decide_metric_history(const std::string& metric, const std::vector<RunLevel>& history,
-                                  const std::vector<double>& latest_baseline_samples,
+                                  const Reference& reference, const std::vector<double>& reference_samples,
                                   const std::vector<double>& current, std::size_t current_launches,
                                   const Threshold& threshold, StatTest within, const HistoryRule& rule);
+
+// The same with the reference found from `history` alone (no acknowledgements).
+MetricCheck decide_metric_history(const std::string& metric, const std::vector<RunLevel>& history,
+                                  const std::vector<double>& reference_samples, const std::vector<double>& current,
+                                  std::size_t current_launches, const Threshold& threshold, StatTest within,
+                                  const HistoryRule& rule);
 
 }  // namespace perfgate::gates

@@ -35,8 +35,7 @@ struct GateOptions {
     long max_date_gap_days = 1;                 // cross-runtime comparisons: calendar days apart
     std::string host;                           // host tag override (rows and file names otherwise)
     StatTest test = StatTest::welch_t;          // the within-run test of the fallback rule
-    std::size_t history_runs = 10;              // K: the latest runs of a pair that form its noise model
-    HistoryRule history_rule;                   // min_runs, baseline_window, power
+    HistoryRule history_rule;                   // min_runs, noise_runs (K), horizon, reference, power
     bool report_missing = true;                 // list baseline pairs not run now
     EmptyRun empty_run = EmptyRun::fail;        // a run that compared nothing fails (report.hpp)
     // Rows of this run (the run_id column) are never part of a baseline: a perf pair test gates

@@ -36,4 +36,11 @@ std::vector<double> run_samples(const SampleGroup& group, const std::string& met
 // normal standard deviation.
 std::optional<double> between_run_sigma(const std::vector<double>& levels);
 
+// The same spread pooled within segments (`starts`: the first index of each segment after the
+// first, ascending): successive differences only between runs of one segment, deviations about
+// each segment's own median (segments of 3 or more runs). An accepted step between segments is a
+// change, not noise. nullopt with fewer than 3 runs, fewer than 2 within-segment differences, or a
+// non-positive level. With no starts it equals between_run_sigma.
+std::optional<double> between_run_sigma(const std::vector<double>& levels, const std::vector<std::size_t>& starts);
+
 }  // namespace perfgate::gates

@@ -41,7 +41,8 @@ struct MetricCheck {
     std::string test;
     std::optional<double> p_value;         // one-sided, in the direction of the change
     std::size_t history_runs = 0;          // runs of the pair's history behind the decision
-    std::size_t baseline_window = 0;       // runs ending at the latest baseline that form its level
+    std::size_t reference_runs = 0;        // runs whose median is the reference level (reference.hpp)
+    std::string reference;                 // which runs those are, and why the reference last moved
     std::optional<double> run_noise;       // between-run spread used (relative standard deviation)
     std::optional<double> min_detectable_effect;  // the drop (fraction) called regressed with `power`
     std::string threshold_source;
