@@ -247,3 +247,39 @@ TEST_CASE("item 10: gate --results judges the file's latest run, never a pool of
     for (const auto& n : report->notes) said |= n.find("judged run run-c") != std::string::npos && n.find("latest of its 3 runs") != std::string::npos;
     CHECK(said);
 }
+
+TEST_CASE("a pull request cannot acknowledge its own slowdown: acknowledgements are read at the base ref",
+          "[gates][pull_request][reference]") {
+    testing::TempDir tmp;
+    const std::string repo = tmp.sub("repo");
+    if (!base_repo(repo)) return;
+    // The change slows decode by 20% and adds an entry accepting it for every pair of the fixture.
+    git(repo, {"checkout", "--quiet", "-b", "slower"});
+    const auto csv = CsvText::parse(testing::slurp(testing::fixture(fixture_name)));
+    std::string entries;
+    for (const auto& r : csv.rows) {
+        if (!csv.ok(r)) continue;
+        entries += fmt::format(R"({}{{"host": "strixhalo-gfx1151", "runtime": "mlxcel", "model": "{}",
+  "metric": "decode_tok_s", "from": "2026-10-01", "level": 1, "why": "faster later, promise"}})",
+                               entries.empty() ? "" : ",\n", r[csv.col("model")]);
+    }
+    testing::spit(repo + "/thresholds/acknowledgements.json", "{\"acknowledgements\": [\n" + entries + "]}");
+    git(repo, {"add", "-A"});
+    git(repo, {"commit", "--quiet", "-m", "slower, acknowledged"});
+    const std::string results = tmp.sub("run/rocm_strixhalo-gfx1151_2026-10-02.csv");
+    testing::spit(results, later_run("2026-10-02", "", "", "decode_tok_s", 0.8));
+
+    auto pr = run_gate(at(repo, results, "main"));
+    REQUIRE(pr);
+    CHECK_FALSE(passed(*pr));
+    CHECK(pr->count(Verdict::regressed) > 0);
+    bool edited = false;
+    for (const auto& w : pr->warnings) edited = edited || w.find("acknowledgements.json") != std::string::npos;
+    CHECK(edited);  // the edit is reported, not used
+
+    // Merged, the entry is in force on main (the working tree): the same run is judged against the
+    // level it names, here far below, so nothing regressed.
+    auto merged = run_gate(at(repo, results, ""));
+    REQUIRE(merged);
+    CHECK(merged->count(Verdict::regressed) == 0);
+}
