@@ -208,13 +208,13 @@ NoiseTerms noise_terms(MetricCheck& c, const std::vector<double>& levels, const 
         // Student's t with one degree of freedom per run beyond each segment's level: a spread read
         // off a handful of runs is itself uncertain, and a normal quantile would trust it too much.
         boost::math::students_t t(degrees_of_freedom(levels.size(), starts));
-        n.quantile = boost::math::quantile(t, 1.0 - threshold.alpha);
+        n.quantile = boost::math::quantile(t, 1.0 - c.alpha);
         n.power_term = boost::math::quantile(t, rule.power);
     } else {
         c.test = "fallback";
         n.sigma = std::max(threshold.run_noise, measured.value_or(0.0));
         boost::math::normal z;
-        n.quantile = boost::math::quantile(z, 1.0 - threshold.alpha);
+        n.quantile = boost::math::quantile(z, 1.0 - c.alpha);
         n.power_term = boost::math::quantile(z, rule.power);
     }
     // A history of identical readings (a replay, a rounded file) has no spread; a tenth of a percent
@@ -268,7 +268,7 @@ struct BeyondNoise {
 
 BeyondNoise beyond_noise(const Metric& m, double worse_d, double bound, bool enough,
                          const std::vector<double>& reference_samples, const std::vector<double>& current,
-                         const Threshold& threshold, StatTest within) {
+                         double alpha, StatTest within) {
     BeyondNoise b{worse_d > bound, worse_d < -bound};
     if (enough || reference_samples.size() < 2 || current.size() < 2) return b;
     const bool higher = m.better == Better::higher;
@@ -276,16 +276,17 @@ BeyondNoise beyond_noise(const Metric& m, double worse_d, double bound, bool eno
                                 : p_lower(within, reference_samples, current);
     const auto better_p = higher ? p_lower(within, reference_samples, current)
                                  : p_lower(within, current, reference_samples);
-    if (worse_p && *worse_p >= threshold.alpha) b.worse = false;
-    if (better_p && *better_p >= threshold.alpha) b.better = false;
+    if (worse_p && *worse_p >= alpha) b.worse = false;
+    if (better_p && *better_p >= alpha) b.better = false;
     return b;
 }
 
 void set_history_verdict(MetricCheck& c, const Metric& m, const BeyondNoise& noise_says, std::size_t runs) {
     const double worse = negligible(m, *c.baseline_value, *c.current_value) ? 0.0 : worsening(m, *c.change);
     const bool floor_worse = worse > c.max_drop, floor_better = worse < -c.max_drop;
-    const std::string noise = fmt::format("{} {} run{}, between-run spread {:.1f}%, MDE {:.1f}%", c.test, runs,
-                                          runs == 1 ? "" : "s", *c.run_noise * 100, *c.min_detectable_effect * 100);
+    std::string noise = fmt::format("{} {} run{}, between-run spread {:.1f}%, MDE {:.1f}%", c.test, runs,
+                                    runs == 1 ? "" : "s", *c.run_noise * 100, *c.min_detectable_effect * 100);
+    if (c.family > 1) noise += fmt::format(", alpha {:.2g} (the suite's budget over {} decisions)", c.alpha, c.family);
     c.reason = noise;
     if (floor_worse && noise_says.worse) {
         c.verdict = Verdict::regressed;
@@ -309,7 +310,10 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
     const Metric& m = perfgate::metric(metric);
     MetricCheck c;
     c.metric = metric;
-    c.alpha = threshold.alpha;
+    // The suite's error budget: the decisions of one run share alpha (Bonferroni), so an unchanged
+    // suite run fails with probability at most alpha, not alpha per decision.
+    c.family = std::max<std::size_t>(rule.family, 1);
+    c.alpha = threshold.alpha * std::clamp(rule.alpha_share, 1e-9, 1.0);
     c.max_drop = threshold.max_drop;
     c.threshold_source = threshold.source;
     c.current_samples = current;
@@ -335,9 +339,11 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
     c.min_detectable_effect =
         worsening_of_log(m, std::max(n.quantile * se, floor_in_log(m, c.max_drop)) + n.power_term * se);
     const bool t_test = c.test == "history";
-    c.p_value = one_sided_p(d, se, t_test, degrees_of_freedom(levels.size(), starts));
+    const double df = degrees_of_freedom(levels.size(), starts);
+    c.p_value = one_sided_p(d, se, t_test, df);
+    c.floor_false_alarm = one_sided_p(-floor_in_log(m, c.max_drop), se, t_test, df);
     const auto noise_says = beyond_noise(m, worsening_log(m, d), n.quantile * se, t_test, reference_samples, current,
-                                         threshold, within);
+                                         c.alpha, within);
     set_history_verdict(c, m, noise_says, levels.size());
     return c;
 }

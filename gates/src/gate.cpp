@@ -208,11 +208,18 @@ public:
         if (auto st = load_thresholds(); !st) return st.error();
         if (auto st = load_history(result_identities); !st) return st.error();
 
-        for (const auto& g : groups_) {
-            auto pair = judge(g);
-            if (!pair) return pair.error();
-            report_.pairs.push_back(std::move(*pair));
+        // The error budget is shared by the decisions the run makes, known once they are made: a
+        // first pass counts them, a second judges with that count (judging is pure; files are
+        // read once). An optional metric without a baseline reading is not a decision, so a
+        // history from before it gates as it did.
+        rule_ = options_.history_rule;
+        auto pairs = judge_all();
+        if (!pairs) return pairs.error();
+        if (share_error_budget(*pairs)) {
+            pairs = judge_all();
+            if (!pairs) return pairs.error();
         }
+        for (auto& p : *pairs) report_.pairs.push_back(std::move(p));
         if (options_.report_missing)
             if (auto st = add_missing(); !st) return st.error();
         // Missing pairs do not fail a run without a baseline ref, so they are said out loud, not
@@ -352,7 +359,47 @@ private:
         const auto entries = acknowledgements_.of({g.host, detail::machine_of(g), g.runtime, g.raw_model, metric});
         const std::string now = !g.first().timestamp.empty() ? g.first().timestamp : g.date();
         return find_reference(levels, acknowledged_starts(levels, entries, now), perfgate::metric(metric), t.max_drop,
-                              options_.history_rule.reference);
+                              rule_.reference);
+    }
+
+    Expected<std::vector<PairReport>> judge_all() {
+        std::vector<PairReport> out;
+        for (const auto& g : groups_) {
+            auto pair = judge(g);
+            if (!pair) return pair.error();
+            out.push_back(std::move(*pair));
+        }
+        return out;
+    }
+
+    // Shares the run's alpha among its noise-limited decisions (metrics judged by the history or
+    // fallback rule; with options_.family_size, as many more unseen as the suite makes) by the
+    // union bound: a decision whose floor alone keeps its false-alarm chance below alpha / m
+    // spends that chance; the rest of alpha is split evenly among the others. So an unchanged run
+    // fails with probability at most alpha, and pairs whose floor protects them cost nothing.
+    // Sets rule_ and returns whether the decisions must be made again.
+    bool share_error_budget(const std::vector<PairReport>& pairs) {
+        std::vector<const MetricCheck*> made;
+        double alpha = 1.0;
+        for (const auto& p : pairs)
+            for (const auto& m : p.metrics)
+                if (m.judged && m.floor_false_alarm && (m.test == "history" || m.test == "fallback")) {
+                    made.push_back(&m);
+                    alpha = std::min(alpha, m.alpha);
+                }
+        const std::size_t family = std::max(options_.family_size, made.size());
+        if (family <= 1) return false;
+        double spent = 0;
+        std::size_t covered = 0;
+        for (const MetricCheck* m : made)
+            if (*m->floor_false_alarm <= alpha / static_cast<double>(family)) {
+                spent += *m->floor_false_alarm;
+                ++covered;
+            }
+        const double per = (alpha - spent) / static_cast<double>(std::max<std::size_t>(family - covered, 1));
+        rule_.family = family;
+        rule_.alpha_share = per / alpha;
+        return true;
     }
 
     // The series a pair's baselines may be filed under: its backend, and its runtime.
@@ -535,7 +582,7 @@ private:
                         ref_samples.insert(ref_samples.end(), s.begin(), s.end());
                     }
                 p.metrics.push_back(decide_metric_history(metric, levels, ref, ref_samples, now, g.ok_rows.size(), t,
-                                                          options_.test, options_.history_rule));
+                                                          options_.test, rule_));
             }
             finish_pair_verdict(p);
         }
@@ -624,6 +671,7 @@ private:
     std::vector<SampleGroup> groups_;
     std::map<std::string, ThresholdSet> thresholds_;
     Acknowledgements acknowledgements_;
+    HistoryRule rule_;  // options_.history_rule with the run's error budget
     BenchmarkHistory history_;
     std::unique_ptr<HistoryFile> explicit_;
     std::set<const SampleGroup*> matched_;

@@ -41,6 +41,9 @@ inline Expected<gates::GateOptions> gate_options(const perf::Suite& suite, const
         }
     }
     g.exclude_run_id = run_id;
+    // One error budget for the suite run, the same in each pair's own gate and in the summary's:
+    // every pair of the suite times every metric, whether or not it is measured this time.
+    g.family_size = suite.pairs.size() * gates::gated_metrics().size();
     // A suite's first run records its baselines: every pair is new, and that passes with the note
     // "first run: baseline recorded" (a run with nothing compared and nothing new still fails).
     g.empty_run = gates::EmptyRun::first_run;

@@ -26,6 +26,11 @@ struct HistoryRule {
     std::size_t noise_runs = 10;  // K: the latest runs of a pair whose spread is its noise
     std::size_t horizon = 100;    // runs read back to find the reference (reference.hpp)
     ReferenceRule reference;      // which runs form the reference level
+    // The suite's error budget (docs/gate.md, "Error budget"): the decisions of one suite run
+    // (`family`) share the thresholds' alpha, and this one gets alpha * alpha_share. 1, 1: this
+    // decision alone.
+    std::size_t family = 1;
+    double alpha_share = 1.0;
     double power = 0.95;          // behind the minimum detectable effect that every verdict states
 };
 

@@ -36,6 +36,10 @@ struct GateOptions {
     std::string host;                           // host tag override (rows and file names otherwise)
     StatTest test = StatTest::welch_t;          // the within-run test of the fallback rule
     HistoryRule history_rule;                   // min_runs, noise_runs (K), horizon, reference, power
+    // The suite's error budget: how many noise-limited decisions one run of the suite makes (its
+    // pairs times their metrics), when the gate sees only part of it (a pair's own gate). The gate
+    // uses the larger of this and the decisions it makes itself; history_rule.family is set from it.
+    std::size_t family_size = 0;
     bool report_missing = true;                 // list baseline pairs not run now
     EmptyRun empty_run = EmptyRun::fail;        // a run that compared nothing fails (report.hpp)
     // Rows of this run (the run_id column) are never part of a baseline: a perf pair test gates

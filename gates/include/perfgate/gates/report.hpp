@@ -41,6 +41,10 @@ struct MetricCheck {
     std::string test;
     std::optional<double> p_value;         // one-sided, in the direction of the change
     std::size_t history_runs = 0;          // runs of the pair's history behind the decision
+    std::size_t family = 0;                // decisions sharing the alpha of the run (0: not a history decision)
+    // The chance, with nothing changed, that this decision's change is beyond its floor: small when
+    // the floor alone keeps false alarms away (the error budget spends nothing on it).
+    std::optional<double> floor_false_alarm;
     std::size_t reference_runs = 0;        // runs whose median is the reference level (reference.hpp)
     std::string reference;                 // which runs those are, and why the reference last moved
     std::optional<double> run_noise;       // between-run spread used (relative standard deviation)
