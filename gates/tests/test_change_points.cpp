@@ -145,6 +145,27 @@ TEST_CASE("change points: false-step rate on unchanged series is at most alpha",
     CHECK(with_step <= 11);
 }
 
+TEST_CASE("change points: two-mode noise, as tiny-llama-ci's prefill on the H200, makes no more false steps", "[change_points][rates]") {
+    // Each run lands at about 180k or 230k tok/s (+-2%), at random: no normal model fits, but
+    // shuffling assumes none. Measured: 7 of 500 (1.4%); 15 of 2000 (0.75%) with another seed.
+    // The bound is the one of the normal case: 11 of 500.
+    std::mt19937_64 rng(20261204);
+    std::normal_distribution<double> z(0.0, 0.02);
+    std::bernoulli_distribution fast(0.5);
+    std::size_t with_step = 0;
+    for (int i = 0; i < 500; ++i) {
+        const std::size_t n = 10 + static_cast<std::size_t>(rng() % 21);
+        std::vector<double> levels;
+        for (std::size_t k = 0; k < n; ++k) {
+            const double mode = fast(rng) ? 230000.0 : 180000.0;  // drawn before the spread, in this order
+            levels.push_back(mode * std::exp(z(rng)));
+        }
+        if (!find_change_points(levels).empty()) ++with_step;
+    }
+    INFO("series with a false step: " << with_step << " of 500");
+    CHECK(with_step <= 11);
+}
+
 TEST_CASE("change points: a 3% step at 0.7% spread, 10 runs before and 5 after, is found", "[change_points][rates]") {
     // Measured (libstdc++'s normal_distribution): found at the first slowed run in 487 of 500 (97.4%);
     // in 11 more it was placed one run off (a noisy run at the edge looks like the other side): within
