@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
     perfgate::cli::add_compare_command(app);
     perfgate::cli::add_prune_command(app);
     perfgate::cli::add_merge_command(app);
+    perfgate::cli::add_history_command(app);
 
     try {
         app.parse(argc, argv);

@@ -4,12 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <map>
 #include <nlohmann/json.hpp>
 
-#include "perfgate/core/csv.hpp"
-#include "perfgate/gates/file_name.hpp"
+#include "pair_history.hpp"
 #include "perfgate/gates/noise_model.hpp"
 #include "perfgate/gates/samples.hpp"
 #include "perfgate/gates/statistics.hpp"
@@ -27,75 +24,16 @@ double round_to(double x, int digits) {
 Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string& benchmarks_dir, const std::string& host,
                                                               const ThresholdSet& policy,
                                                               const HistoryCalibrationOptions& options) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (!fs::is_directory(benchmarks_dir, ec))
-        return make_error(fmt::format("{}: no such folder of result CSVs", benchmarks_dir));
-    struct Named {
-        BenchmarkFileName name;
-        std::string path;
-    };
-    std::vector<Named> files;
-    for (const auto& entry : fs::directory_iterator(benchmarks_dir, ec)) {
-        if (!entry.is_regular_file()) continue;
-        auto name = parse_benchmark_file_name(entry.path().string());
-        if (!name || name->host != host) continue;
-        files.push_back({*name, entry.path().string()});
-    }
-    if (ec) return make_error(fmt::format("{}: {}", benchmarks_dir, ec.message()));
-    std::sort(files.begin(), files.end(), [](const Named& a, const Named& b) {
-        return a.name.date != b.name.date ? a.name.date < b.name.date : a.path < b.path;
-    });
-
-    // Per pair (model, runtime, harness, batch, prompt) and metric, the runs oldest first.
-    struct Series {
-        std::string model, runtime, flags;
-        std::map<std::string, std::vector<RunLevel>> by_metric;
-    };
-    std::map<std::string, Series> pairs;
-    std::vector<std::string> order;
-    ModelCatalog catalog;
-    std::vector<ResultFile> kept;  // groups point into these rows
-    kept.reserve(files.size());
-    for (const auto& f : files) {
-        auto parsed = read_results_csv(f.path);
-        if (!parsed) return parsed.error();
-        kept.push_back(std::move(*parsed));
-        auto& rows = kept.back().rows;
-        std::erase_if(rows, [](const ResultRow& r) { return !r.status.ok(); });
-        RowContext context;
-        context.file_name = f.name;
-        for (const auto& g : group_rows(rows, context, catalog)) {
-            if (g.host != host) continue;
-            auto [it, fresh] = pairs.try_emplace(g.key());
-            if (fresh) {
-                it->second.model = g.model;
-                it->second.runtime = g.runtime;
-                it->second.flags = g.first().flags;
-                order.push_back(g.key());
-            } else if (it->second.flags != g.first().flags) {
-                // Other runtime flags are another method (llama-bench -t 1 after the CPU thread
-                // default): the pair's history restarts with it, as the gate's does.
-                it->second.flags = g.first().flags;
-                it->second.by_metric.clear();
-            }
-            for (const auto& metric : gated_metrics()) {
-                auto levels = run_levels(g, metric);
-                auto& all = it->second.by_metric[metric];
-                all.insert(all.end(), levels.begin(), levels.end());
-            }
-        }
-    }
+    // All rows of the host tag are one history here: the calibration is the tag's, whatever machine.
+    auto histories = detail::read_pair_histories(benchmarks_dir, {host, false});
+    if (!histories) return histories.error();
 
     std::vector<PairCalibration> out;
-    for (const auto& key : order) {
-        const Series& s = pairs.at(key);
+    for (const auto& s : *histories) {
         for (const auto& metric : gated_metrics()) {
             auto it = s.by_metric.find(metric);
             if (it == s.by_metric.end() || it->second.empty()) continue;
-            std::vector<RunLevel> levels = it->second;
-            std::stable_sort(levels.begin(), levels.end(),
-                             [](const RunLevel& a, const RunLevel& b) { return a.when < b.when; });
+            std::vector<RunLevel> levels = it->second;  // oldest first
             PairCalibration c;
             c.model = s.model;
             c.runtime = s.runtime;

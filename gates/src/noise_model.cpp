@@ -11,20 +11,20 @@ namespace perfgate::gates {
 
 namespace {
 
-std::string run_of(const ResultRow& r) {
-    return r.run_id.empty() ? r.source_file + ":" + std::to_string(r.source_line) : r.run_id;
-}
-
 std::vector<double> metric_samples(const ResultRow& r, const std::string& metric) {
     return (r.*perfgate::metric(metric).samples)();
 }
 
 }  // namespace
 
+std::string run_key(const ResultRow& r) {
+    return r.run_id.empty() ? r.source_file + ":" + std::to_string(r.source_line) : r.run_id;
+}
+
 std::vector<double> run_samples(const SampleGroup& group, const std::string& metric, const std::string& run) {
     std::vector<double> out;
     for (const ResultRow* r : group.ok_rows) {
-        if (run_of(*r) != run) continue;
+        if (run_key(*r) != run) continue;
         auto s = metric_samples(*r, metric);
         out.insert(out.end(), s.begin(), s.end());
     }
@@ -44,7 +44,7 @@ std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& me
         std::vector<double> s = metric_samples(*r, metric);
         ++order;
         if (s.empty()) continue;
-        const std::string id = run_of(*r);
+        const std::string id = run_key(*r);
         auto [it, fresh] = runs.try_emplace(id);
         Acc& a = it->second;
         if (fresh) a.first = order;

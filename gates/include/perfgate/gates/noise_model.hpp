@@ -25,6 +25,9 @@ struct RunLevel {
 // run_id are one run; a row without one (mlxcel's files) is a run of its own.
 std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& metric);
 
+// The run a row belongs to, as RunLevel::run names it: its run_id, else "<file>:<line>".
+std::string run_key(const ResultRow& row);
+
 // The samples of `metric` of one run of `group` (run as in RunLevel::run).
 std::vector<double> run_samples(const SampleGroup& group, const std::string& metric, const std::string& run);
 

@@ -1,0 +1,72 @@
+#pragma once
+// perfgate history (docs/gate.md, "Change points: perfgate history"): the change points of every
+// pair's history in a benchmarks folder. The gate sees one run against a reference; a slowdown
+// that got merged anyway, or arrived in steps each below the floor, stays in the history as a
+// lasting step. This scan lists those steps with their size, the first run and commit after each,
+// and whether an acknowledgement (acknowledgements.hpp) accepted it, so main's job can fail on a
+// step nobody accepted.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "perfgate/core/expected.hpp"
+#include "perfgate/gates/acknowledgements.hpp"
+#include "perfgate/gates/change_points.hpp"
+
+namespace perfgate::gates {
+
+struct HistoryScanOptions {
+    std::string host;                  // only this host tag; empty: every host tag in the folder
+    ChangePointOptions change_points;  // alpha, minimum segment, permutations
+};
+
+// One run as the report names it.
+struct HistoryRun {
+    std::string run;     // run_id, or file:line for a row without one
+    std::string when;    // timestamp, else date
+    std::string commit;  // runtime_commit of its rows; empty when they have none
+};
+
+struct HistoryStep {
+    std::string host, machine, runtime, model, metric;  // machine: machine_id, or "unknown"
+    std::size_t runs = 0;                               // runs in the pair's series
+    ChangePoint step;
+    bool worse = false;          // in the metric's own sense: a rate that drops, memory that rises
+    bool negligible = false;     // smaller than the metric's negligible_change (a few MiB): never fails --check
+    HistoryRun last_before, first_after;
+    std::string acknowledged_by;  // "<file>:<line>" of the entry that covers the step; empty: none
+};
+
+struct HistoryScan {
+    std::vector<HistoryStep> steps;  // by host, machine, pair, metric, then run
+    std::size_t series = 0;          // pair-metric series with runs
+    std::size_t tested = 0;          // long enough to hold a step (2 x min_segment runs)
+    std::size_t with_steps = 0;      // series with at least one step
+    std::size_t hosts = 0, machines = 0;
+    ChangePointOptions options;
+};
+
+// Reads every result CSV of `benchmarks_dir` (as calibrate --from-history does), one series per
+// host, machine, pair and registered metric, and finds its steps. A worsening step is covered by an
+// acknowledgement of its pair and metric whose "from" is after the last run before the step and no
+// later than the first run after it (timestamps, else dates, compared as strings, as the entries'
+// "from" is defined). Errors name the folder, or the file and line.
+Expected<HistoryScan> scan_history(const std::string& benchmarks_dir, const Acknowledgements& acknowledgements,
+                                   const HistoryScanOptions& options);
+
+// `<thresholds_dir>/acknowledgements.json`; an absent file is no acknowledgement. Errors name the
+// file and line.
+Expected<Acknowledgements> read_acknowledgements(const std::string& thresholds_dir);
+
+// The worsening steps, negligible ones aside, that no acknowledgement covers: what
+// `perfgate history --check` fails on.
+std::vector<const HistoryStep*> unacknowledged_worsening(const HistoryScan& scan);
+
+// One block per pair and metric with steps, then a count of the series without one.
+std::string render_history_text(const HistoryScan& scan);
+// The same as a JSON document (options, counts, steps).
+std::string render_history_json(const HistoryScan& scan);
+// What --check says when it fails: each uncovered step, and how to acknowledge one.
+std::string render_history_check(const std::vector<const HistoryStep*>& uncovered, const std::string& thresholds_dir);
+
+}  // namespace perfgate::gates

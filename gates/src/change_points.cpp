@@ -1,0 +1,159 @@
+#include "perfgate/gates/change_points.hpp"
+
+#include <boost/math/distributions/students_t.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+#include <utility>
+
+#include "perfgate/gates/statistics.hpp"
+
+namespace perfgate::gates {
+namespace {
+
+struct Split {
+    std::size_t at = 0;  // runs left of the split
+    double stat = 0;     // k (m - k) / m * (mean left - mean right)^2
+};
+
+// The strongest split of x[0, m) with at least min_seg runs on each side. One pass over prefix
+// sums: the statistic only needs the left sum, so the search is linear in m.
+Split best_split(const double* x, std::size_t m, std::size_t min_seg) {
+    double total = 0;
+    for (std::size_t i = 0; i < m; ++i) total += x[i];
+    Split best;
+    double left = 0;
+    for (std::size_t k = 1; k < m; ++k) {
+        left += x[k - 1];
+        if (k < min_seg || m - k < min_seg) continue;
+        const double kk = static_cast<double>(k), rest = static_cast<double>(m - k);
+        const double d = left / kk - (total - left) / rest;
+        const double stat = kk * rest / static_cast<double>(m) * d * d;
+        if (stat > best.stat) best = {k, stat};
+    }
+    return best;
+}
+
+// A draw in [0, n) by rejection: std::uniform_int_distribution is free to differ between standard
+// libraries, and the steps must not.
+std::size_t draw_below(std::mt19937_64& rng, std::size_t n) {
+    const std::uint64_t span = static_cast<std::uint64_t>(n);
+    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % span;
+    std::uint64_t r = rng();
+    while (r >= limit) r = rng();
+    return static_cast<std::size_t>(r % span);
+}
+
+void shuffle(std::vector<double>& x, std::mt19937_64& rng) {
+    for (std::size_t i = x.size(); i > 1; --i) std::swap(x[i - 1], x[draw_below(rng, i)]);
+}
+
+// The permutation p-value of the strongest split of `segment`. Each test seeds its own generator
+// from the segment's place in the series, so a test's p does not depend on which others ran first.
+double permutation_p(std::vector<double> segment, double observed, std::size_t begin, const ChangePointOptions& o) {
+    std::mt19937_64 rng(o.seed ^ (static_cast<std::uint64_t>(begin) * 0x9E3779B97F4A7C15ULL) ^ segment.size());
+    // The same split summed in another order may differ in the last bits: count near-equal as
+    // "at least as strong", which errs toward no step.
+    const double bar = observed * (1 - 1e-9);
+    std::size_t at_least = 0;
+    for (std::size_t b = 0; b < o.permutations; ++b) {
+        shuffle(segment, rng);
+        if (best_split(segment.data(), segment.size(), o.min_segment).stat >= bar) ++at_least;
+    }
+    return (1.0 + static_cast<double>(at_least)) / (1.0 + static_cast<double>(o.permutations));
+}
+
+struct Found {
+    std::size_t index;
+    double p;
+};
+
+// Binary segmentation of logs[begin, end): test the strongest split; if it holds, search each side.
+void segment(const std::vector<double>& logs, std::size_t begin, std::size_t end, const ChangePointOptions& o,
+             std::vector<Found>& found) {
+    const std::size_t m = end - begin;
+    if (m < 2 * o.min_segment) return;
+    const Split s = best_split(logs.data() + begin, m, o.min_segment);
+    if (!(s.stat > 0)) return;  // a flat segment: nothing to split
+    std::vector<double> part(logs.begin() + static_cast<long>(begin), logs.begin() + static_cast<long>(end));
+    const double p = permutation_p(std::move(part), s.stat, begin, o);
+    if (p > o.alpha) return;
+    found.push_back({begin + s.at, p});
+    segment(logs, begin, begin + s.at, o, found);
+    segment(logs, begin + s.at, end, o, found);
+}
+
+// The spread of the logs about their segment's mean, pooled over the segments, with its degrees
+// of freedom: the noise the intervals use, the steps themselves taken out.
+std::pair<double, double> pooled_noise(const std::vector<double>& logs, const std::vector<std::size_t>& bounds) {
+    double squares = 0;
+    for (std::size_t s = 0; s + 1 < bounds.size(); ++s) {
+        const std::vector<double> part(logs.begin() + static_cast<long>(bounds[s]), logs.begin() + static_cast<long>(bounds[s + 1]));
+        const double mu = mean(part);
+        for (double v : part) squares += (v - mu) * (v - mu);
+    }
+    const double df = static_cast<double>(logs.size()) - static_cast<double>(bounds.size() - 1);
+    return {df > 0 ? std::sqrt(squares / df) : 0.0, df};
+}
+
+// The standard error of the log of a segment's median, per unit of noise: 1/sqrt(m) for a mean
+// (a median of 1 or 2 runs is one); a median of more runs is noisier, by at most sqrt(pi/2)
+// under normal noise.
+double median_error(std::size_t m) {
+    const double inflate = m >= 3 ? std::sqrt(std::numbers::pi / 2) : 1.0;
+    return inflate / std::sqrt(static_cast<double>(m));
+}
+
+std::vector<double> slice(const std::vector<double>& v, std::size_t begin, std::size_t end) {
+    return {v.begin() + static_cast<long>(begin), v.begin() + static_cast<long>(end)};
+}
+
+// Fills in the levels, change and interval of each step from the segments on its two sides.
+std::vector<ChangePoint> describe(const std::vector<double>& levels, const std::vector<double>& logs,
+                                  std::vector<Found> found, const ChangePointOptions& o) {
+    std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.index < b.index; });
+    std::vector<std::size_t> bounds{0};
+    for (const Found& f : found) bounds.push_back(f.index);
+    bounds.push_back(levels.size());
+    const auto [noise, df] = pooled_noise(logs, bounds);
+    const double t = df > 0 ? boost::math::quantile(boost::math::students_t(df), 0.5 + o.confidence / 2) : 0.0;
+    std::vector<ChangePoint> out;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        const std::size_t a = bounds[i], k = bounds[i + 1], b = bounds[i + 2];
+        ChangePoint c;
+        c.index = k;
+        c.before = median(slice(levels, a, k));
+        c.after = median(slice(levels, k, b));
+        c.change = c.after / c.before - 1;
+        const double error = noise * std::hypot(median_error(k - a), median_error(b - k));
+        const double log_change = std::log(c.after / c.before);
+        c.change_low = std::expm1(log_change - t * error);
+        c.change_high = std::expm1(log_change + t * error);
+        c.p_value = found[i].p;
+        out.push_back(c);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<ChangePoint> find_change_points(const std::vector<double>& levels, const ChangePointOptions& options) {
+    if (options.min_segment < 1 || options.permutations < 1)
+        throw std::invalid_argument("find_change_points: min_segment and permutations must be at least 1");
+    std::vector<double> logs;
+    logs.reserve(levels.size());
+    for (double v : levels) {
+        if (!(v > 0) || !std::isfinite(v)) throw std::invalid_argument("find_change_points: levels must be positive and finite");
+        logs.push_back(std::log(v));
+    }
+    std::vector<Found> found;
+    segment(logs, 0, logs.size(), options, found);
+    if (found.empty()) return {};  // nothing to describe (and no segments to pool noise over)
+    return describe(levels, logs, std::move(found), options);
+}
+
+}  // namespace perfgate::gates

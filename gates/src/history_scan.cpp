@@ -1,0 +1,232 @@
+#include "perfgate/gates/history_scan.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "pair_history.hpp"
+#include "perfgate/core/metric.hpp"
+#include "perfgate/core/file_read.hpp"
+#include "perfgate/gates/samples.hpp"
+
+namespace perfgate::gates {
+namespace {
+
+HistoryRun run_at(const detail::PairHistory& pair, const RunLevel& level) {
+    auto commit = pair.commit_of_run.find(level.run);
+    return {level.run, level.when, commit == pair.commit_of_run.end() ? std::string() : commit->second};
+}
+
+// The entry that accepted the step: one of its pair and metric that starts after the last run at
+// the old level and no later than the first run at the new one.
+std::string covering(const Acknowledgements& acknowledgements, const HistoryStep& s) {
+    // An entry without a machine holds on every machine; rows without an id match only those.
+    const std::string machine = s.machine == detail::unknown_machine ? std::string() : s.machine;
+    for (const Acknowledgement* a : acknowledgements.of({s.host, machine, s.runtime, s.model, s.metric}))
+        if (a->from > s.last_before.when && a->from <= s.first_after.when) return a->source;
+    return {};
+}
+
+HistoryStep make_step(const detail::PairHistory& pair, const std::string& metric, const std::vector<RunLevel>& runs,
+                      const ChangePoint& c) {
+    HistoryStep s;
+    s.host = pair.host;
+    s.machine = pair.machine;
+    s.runtime = pair.runtime;
+    s.model = pair.model;
+    s.metric = metric;
+    s.runs = runs.size();
+    s.step = c;
+    const Metric& m = perfgate::metric(metric);
+    s.worse = worsening(m, c.change) > 0;
+    // The gate never counts such a change against a floor (a runtime of a few MiB moves its peak by
+    // an allocator arena); the history does not fail on it either, but still lists it.
+    s.negligible = negligible(m, c.before, c.after);
+    s.last_before = run_at(pair, runs[c.index - 1]);
+    s.first_after = run_at(pair, runs[c.index]);
+    return s;
+}
+
+void scan_series(const detail::PairHistory& pair, const std::string& metric, const std::vector<RunLevel>& runs,
+                 const Acknowledgements& acknowledgements, HistoryScan& out) {
+    ++out.series;
+    if (runs.size() < 2 * out.options.min_segment) return;
+    ++out.tested;
+    std::vector<double> levels;
+    for (const auto& r : runs) levels.push_back(r.value);
+    const auto found = find_change_points(levels, out.options);
+    if (!found.empty()) ++out.with_steps;
+    for (const auto& c : found) {
+        HistoryStep s = make_step(pair, metric, runs, c);
+        s.acknowledged_by = covering(acknowledgements, s);
+        out.steps.push_back(std::move(s));
+    }
+}
+
+// Levels must be positive for a ratio; a run with a zero reading (a broken row that still says
+// ok) would stop the whole scan, so it is left out of its series instead.
+std::vector<RunLevel> positive(const std::vector<RunLevel>& runs) {
+    std::vector<RunLevel> out;
+    for (const auto& r : runs)
+        if (r.value > 0) out.push_back(r);
+    return out;
+}
+
+std::string short_commit(const std::string& commit) { return commit.substr(0, 12); }
+
+std::string percent(double x) { return fmt::format("{:+.1f}%", 100 * x); }
+
+std::string run_text(const HistoryRun& r) {
+    std::string s = fmt::format("run {} at {}", r.run, r.when);
+    if (!r.commit.empty()) s += fmt::format(", commit {}", short_commit(r.commit));
+    return s;
+}
+
+std::string pair_title(const HistoryStep& s) {
+    return fmt::format("{} {} {} {} (machine {}, {} runs)", s.host, s.runtime, s.model, s.metric, s.machine, s.runs);
+}
+
+std::string step_line(const HistoryStep& s) {
+    const Metric& m = perfgate::metric(s.metric);
+    const std::string state = !s.worse          ? "better"
+                              : s.negligible    ? "worse, negligible"
+                              : s.acknowledged_by.empty() ? "worse, NOT acknowledged"
+                                                          : "worse, acknowledged (" + s.acknowledged_by + ")";
+    return fmt::format("  step at run {} of {}: {} -> {}, {} [{}, {}], p={:.3g}: {}\n    first run after: {}\n",
+                       s.step.index + 1, s.runs, display_value(m, s.step.before), display_value(m, s.step.after),
+                       percent(s.step.change), percent(s.step.change_low), percent(s.step.change_high), s.step.p_value,
+                       state, run_text(s.first_after));
+}
+
+nlohmann::ordered_json run_json(const HistoryRun& r) {
+    return {{"run", r.run}, {"when", r.when}, {"commit", r.commit}};
+}
+
+nlohmann::ordered_json step_json(const HistoryStep& s) {
+    return {{"host", s.host},
+            {"machine", s.machine},
+            {"runtime", s.runtime},
+            {"model", s.model},
+            {"metric", s.metric},
+            {"runs", s.runs},
+            {"index", s.step.index},
+            {"before", s.step.before},
+            {"after", s.step.after},
+            {"change", s.step.change},
+            {"change_low", s.step.change_low},
+            {"change_high", s.step.change_high},
+            {"p_value", s.step.p_value},
+            {"direction", s.worse ? "worse" : "better"},
+            {"negligible", s.negligible},
+            {"acknowledged_by", s.acknowledged_by.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.acknowledged_by)},
+            {"last_before", run_json(s.last_before)},
+            {"first_after", run_json(s.first_after)}};
+}
+
+// An entry that would accept the step, for the reviewer to complete with why.
+std::string acknowledgement_example(const HistoryStep& s) {
+    nlohmann::ordered_json e = {{"host", s.host}};
+    if (s.machine != detail::unknown_machine) e["machine"] = s.machine;
+    e["runtime"] = s.runtime;
+    e["model"] = s.model;
+    e["metric"] = s.metric;
+    e["from"] = s.first_after.when;
+    e["level"] = std::stod(fmt::format("{:.6g}", s.step.after));  // informational: 6 digits say it
+    if (!s.first_after.commit.empty()) e["commit"] = short_commit(s.first_after.commit);
+    e["why"] = "<why this change is accepted>";
+    return e.dump();
+}
+
+}  // namespace
+
+Expected<HistoryScan> scan_history(const std::string& benchmarks_dir, const Acknowledgements& acknowledgements,
+                                   const HistoryScanOptions& options) {
+    auto pairs = detail::read_pair_histories(benchmarks_dir, {options.host, true});
+    if (!pairs) return pairs.error();
+    HistoryScan out;
+    out.options = options.change_points;
+    std::set<std::string> hosts, machines;
+    for (const auto& pair : *pairs) {
+        hosts.insert(pair.host);
+        machines.insert(pair.host + '\x1f' + pair.machine);
+        for (const auto& metric : gated_metrics()) {
+            auto runs = pair.by_metric.find(metric);
+            if (runs == pair.by_metric.end() || runs->second.empty()) continue;
+            scan_series(pair, metric, positive(runs->second), acknowledgements, out);
+        }
+    }
+    out.hosts = hosts.size();
+    out.machines = machines.size();
+    return out;
+}
+
+Expected<Acknowledgements> read_acknowledgements(const std::string& thresholds_dir) {
+    const std::string path = (std::filesystem::path(thresholds_dir) / acknowledgements_file_name).string();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return Acknowledgements();
+    auto text = read_regular_file(path);
+    if (!text) return text.error();
+    return parse_acknowledgements(*text, path);
+}
+
+std::vector<const HistoryStep*> unacknowledged_worsening(const HistoryScan& scan) {
+    std::vector<const HistoryStep*> out;
+    for (const auto& s : scan.steps)
+        if (s.worse && !s.negligible && s.acknowledged_by.empty()) out.push_back(&s);
+    return out;
+}
+
+std::string render_history_text(const HistoryScan& scan) {
+    const auto& o = scan.options;
+    std::string out = fmt::format(
+        "perfgate history: {} series of pair and metric on {} host(s), {} machine(s); binary segmentation of log levels, "
+        "permutation test ({} shuffles, fixed seed), alpha {:g} per test, at least {} runs on each side of a step\n",
+        scan.series, scan.hosts, scan.machines, o.permutations, o.alpha, o.min_segment);
+    std::string title;
+    for (const auto& s : scan.steps) {
+        if (pair_title(s) != title) out += "\n" + (title = pair_title(s)) + "\n";
+        out += step_line(s);
+    }
+    if (!scan.steps.empty())
+        out += fmt::format("\n{} step(s) in {} series; ", scan.steps.size(), scan.with_steps);
+    out += fmt::format("no step in {} series; {} series too short to test (fewer than {} runs)\n",
+                       scan.tested - scan.with_steps, scan.series - scan.tested, 2 * o.min_segment);
+    return out;
+}
+
+std::string render_history_json(const HistoryScan& scan) {
+    nlohmann::ordered_json doc;
+    doc["method"] = {{"test", "binary segmentation, max between-segment sum of squares of log levels, permutation test"},
+                     {"alpha", scan.options.alpha},
+                     {"permutations", scan.options.permutations},
+                     {"min_segment", scan.options.min_segment},
+                     {"confidence", scan.options.confidence}};
+    doc["series"] = scan.series;
+    doc["tested"] = scan.tested;
+    doc["with_steps"] = scan.with_steps;
+    doc["hosts"] = scan.hosts;
+    doc["machines"] = scan.machines;
+    doc["steps"] = nlohmann::ordered_json::array();
+    for (const auto& s : scan.steps) doc["steps"].push_back(step_json(s));
+    doc["unacknowledged_worsening"] = unacknowledged_worsening(scan).size();
+    return doc.dump(2) + "\n";
+}
+
+std::string render_history_check(const std::vector<const HistoryStep*>& uncovered, const std::string& thresholds_dir) {
+    if (uncovered.empty()) return "perfgate history --check: no worsening step without an acknowledgement\n";
+    std::string out = fmt::format("perfgate history --check: {} worsening step(s) that no acknowledgement covers:\n",
+                                  uncovered.size());
+    for (const HistoryStep* s : uncovered)
+        out += fmt::format("  {}: {} at {}, after {}\n", pair_title(*s), percent(s->step.change), run_text(s->first_after),
+                           run_text(s->last_before));
+    out += fmt::format(
+        "Find the change between the last run before and the first run after each step. To accept one, commit an entry "
+        "to {} (reviewed like code), e.g.:\n",
+        (std::filesystem::path(thresholds_dir) / acknowledgements_file_name).string());
+    for (const HistoryStep* s : uncovered) out += "  " + acknowledgement_example(*s) + "\n";
+    return out;
+}
+
+}  // namespace perfgate::gates
