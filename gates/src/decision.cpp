@@ -100,9 +100,9 @@ MetricCheck decide_metric(const std::string& metric, const std::vector<double>& 
         if (*p_better < c.alpha) {
             c.verdict = Verdict::improved;
         } else {
-            c.verdict = Verdict::unchanged;
-            c.reason = fmt::format("{} {:.1f}% but p = {:.3g} >= alpha {:.3g}", better_word(m), std::fabs(change) * 100,
-                                   *p_better, c.alpha);
+            c.verdict = Verdict::within_noise;
+            c.reason = fmt::format("{} {:.1f}% but p = {:.3g} >= alpha {:.3g}: not beyond the noise", better_word(m),
+                                   std::fabs(change) * 100, *p_better, c.alpha);
         }
     } else {
         c.p_value = worse > 0 ? p_worse : p_better;
@@ -281,7 +281,10 @@ BeyondNoise beyond_noise(const Metric& m, double worse_d, double bound, bool eno
     return b;
 }
 
-void set_history_verdict(MetricCheck& c, const Metric& m, const BeyondNoise& noise_says, std::size_t runs) {
+// `bounded`: the change is within the floor both ways with the rule's power (its 95% bound), so
+// "unchanged" is a claim the data support; else a quiet result is only "within noise".
+void set_history_verdict(MetricCheck& c, const Metric& m, const BeyondNoise& noise_says, std::size_t runs,
+                         bool bounded) {
     const double worse = negligible(m, *c.baseline_value, *c.current_value) ? 0.0 : worsening(m, *c.change);
     const bool floor_worse = worse > c.max_drop, floor_better = worse < -c.max_drop;
     std::string noise = fmt::format("{} {} run{}, between-run spread {:.1f}%, MDE {:.1f}%", c.test, runs,
@@ -296,8 +299,12 @@ void set_history_verdict(MetricCheck& c, const Metric& m, const BeyondNoise& noi
                                worse_word(m), std::fabs(*c.change) * 100, c.max_drop * 100, noise, *c.p_value);
     } else if (floor_better && noise_says.better) {
         c.verdict = Verdict::improved;
-    } else {
+    } else if (bounded) {
         c.verdict = Verdict::unchanged;
+    } else {
+        c.verdict = Verdict::within_noise;
+        c.reason = fmt::format("within the noise, which cannot rule out a change beyond the floor {:.1f}% ({})",
+                               c.max_drop * 100, noise);
     }
 }
 
@@ -344,7 +351,9 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
     c.floor_false_alarm = one_sided_p(-floor_in_log(m, c.max_drop), se, t_test, df);
     const auto noise_says = beyond_noise(m, worsening_log(m, d), n.quantile * se, t_test, reference_samples, current,
                                          c.alpha, within);
-    set_history_verdict(c, m, noise_says, levels.size());
+    const bool bounded = negligible(m, *c.baseline_value, *c.current_value) ||
+                         std::fabs(d) + n.power_term * se <= floor_in_log(m, c.max_drop);
+    set_history_verdict(c, m, noise_says, levels.size(), bounded);
     return c;
 }
 

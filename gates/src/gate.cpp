@@ -526,7 +526,7 @@ private:
         } else if (now.is_skip()) {
             const std::string what = fmt::format("{} now; the baseline was {}", now.text, then.text);
             if (then.is_skip())
-                status_metrics(p, Verdict::unchanged, fmt::format("{} now, as in the baseline", now.text), &g, b);
+                status_metrics(p, Verdict::skipped_as_before, fmt::format("{} now, as in the baseline", now.text), &g, b);
             else if (then.ok())
                 guard_dropped_pair(p, Verdict::skipped, what + fmt::format(" ({})", b->source()), g.runtime, g.raw_model,
                                    &g, b);

@@ -66,7 +66,7 @@ std::string render_junit(const GateReport& report) {
                 set_text(failure, fmt::format("{}\nrun: {}\nbaseline: {}", detail_text,
                                               p.current_source.empty() ? "(in memory)" : p.current_source,
                                               p.baseline_source.empty() ? "(none)" : p.baseline_source));
-            } else if (m.verdict == Verdict::skipped || m.verdict == Verdict::missing ||
+            } else if (m.verdict == Verdict::skipped || m.verdict == Verdict::skipped_as_before || m.verdict == Verdict::missing ||
                        m.verdict == Verdict::new_pair || m.verdict == Verdict::new_machine ||
                        m.verdict == Verdict::not_comparable) {
                 ++skipped;

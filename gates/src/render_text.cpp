@@ -140,7 +140,16 @@ std::string compact_title(const PairReport& p, const Distinct& show) {
 // Why the pair is not simply unchanged, as sentences (console-safe).
 std::vector<std::string> details_of(const PairReport& p) {
     std::vector<std::string> out;
-    if (p.verdict != Verdict::unchanged && p.verdict != Verdict::new_pair) {
+    if (p.verdict == Verdict::within_noise) {
+        // One short line: what could have gone unseen, per metric (the reason holds the rule).
+        std::vector<std::string> mdes;
+        for (const auto& m : p.metrics)
+            if (m.verdict == Verdict::within_noise && m.min_detectable_effect)
+                mdes.push_back(fmt::format("{} MDE {:.1f}%", m.metric, *m.min_detectable_effect * 100));
+        if (!mdes.empty())
+            out.push_back(fmt::format("within noise: a change below the MDE may go unseen ({})", fmt::join(mdes, ", ")));
+    } else if (p.verdict != Verdict::unchanged && p.verdict != Verdict::new_pair &&
+               p.verdict != Verdict::skipped_as_before) {
         std::vector<std::string> said;
         for (const auto& m : p.metrics) {
             if (m.verdict != p.verdict) continue;

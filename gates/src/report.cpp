@@ -20,6 +20,8 @@ const char* to_string(Verdict v) {
         case Verdict::new_machine: return "new machine";
         case Verdict::new_pair: return "new";
         case Verdict::improved: return "improved";
+        case Verdict::within_noise: return "within noise";
+        case Verdict::skipped_as_before: return "skipped as before";
         case Verdict::unchanged: return "unchanged";
     }
     return "?";

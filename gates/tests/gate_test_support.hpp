@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "perfgate/core/result_row.hpp"
+#include "perfgate/gates/report.hpp"
 #include "perfgate/test/files.hpp"
 
 namespace perfgate::gates::testing {
@@ -21,6 +22,10 @@ inline std::string fixture(const std::string& name) { return perfgate::test::mlx
 inline std::string thresholds_dir() { return std::string(PERFGATE_SOURCE_DIR) + "/thresholds"; }
 
 using perfgate::test::TempDir;
+// Judged and nothing beyond the noise: "unchanged" when the data bound the change within the floor,
+// "within noise" when they cannot (a short or noisy history).
+inline bool quiet(Verdict v) { return v == Verdict::unchanged || v == Verdict::within_noise; }
+
 inline std::string slurp(const std::string& path) { return perfgate::test::read_file(path); }
 inline void spit(const std::string& path, const std::string& text) { perfgate::test::write_file(path, text); }
 

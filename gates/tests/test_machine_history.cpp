@@ -184,7 +184,7 @@ TEST_CASE("a history of two machines: only this machine's runs are its reference
     // Machine B is judged against its own three runs.
     auto on_b = gate_rows({run_row(kMachineB, 40.8, 10, "now")}, options(tmp));
     REQUIRE(on_b);
-    CHECK(only_pair(*on_b).verdict == Verdict::unchanged);
+    CHECK(testing::quiet(only_pair(*on_b).verdict));
     CHECK(only_pair(*on_b).metrics.front().history_runs == 3);
 }
 

@@ -13,7 +13,7 @@ context built like GitHub's (matrix, github, steps). Scenarios:
      (a new run and the committed one again, in a file of the committed file's name) must keep
      every committed row and add the new run once.
   2. pull request, same numbers: the merge base is found, the pair is gated against benchmarks/
-     at that ref (unchanged), exit 0.
+     at that ref (within noise), exit 0.
 The pull-request bypasses of issue 26 run on the same project in pull_request_bypasses.py.
   3. pull request whose runtime got 3x slower: the test step fails (ctest's exit code is the
      verdict) and the summary names the regression.
@@ -308,7 +308,8 @@ def main():
     sh("git switch -q main", project)
     shutil.rmtree(os.path.join(project, "incoming"))
 
-    # 2. pull request with the same numbers: gated at the merge base, unchanged.
+    # 2. pull request with the same numbers: gated at the merge base, within noise (one run of
+    # history cannot bound a change within the floor; nothing regressed).
     # (A change of its own: a commit with the base's very files is refused as the base ref's twin.)
     sh("git switch -q -c feature && rm -rf build && echo change > CHANGE", project)
     sh(f"{git} add CHANGE && {git} commit -q -m change", project)
@@ -318,8 +319,8 @@ def main():
     main_sha = sh("git rev-parse main", project).stdout.strip()
     check(base == main_sha, "pr: the merge base is the target branch's commit")
     check(outcomes["perf"]["outcome"] == "success", "pr: same numbers pass")
-    check(re.search(r"\| unchanged \| small .*\| decode_tok_s \|", summary) is not None and "perfgate: pass" in summary,
-          "pr: the summary shows the pair unchanged against the baseline")
+    check(re.search(r"\| (unchanged|within noise) \| small .*\| decode_tok_s \|", summary) is not None
+          and "perfgate: pass" in summary, "pr: the summary shows the pair judged against the baseline, not regressed")
 
     # 3. pull request whose runtime is 3x slower: ctest fails, so the job fails.
     set_recording(slower=3)

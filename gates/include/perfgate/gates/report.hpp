@@ -20,9 +20,12 @@ enum class Verdict {
                      // machines only: measured, not judged (docs/gate.md, "Machines")
     new_pair,        // no baseline reading at all
     improved,
-    unchanged,
+    within_noise,       // judged, and no change beyond the noise, but the noise cannot bound the change
+                        // within the floor: a change up to the stated MDE may go unseen
+    skipped_as_before,  // SKIP now, as in the baseline: nothing measured, nothing lost
+    unchanged,          // judged, and the change is bounded within the floor (95%)
 };
-const char* to_string(Verdict v);  // "failed", "regressed", ..., "new machine", "new", ...
+const char* to_string(Verdict v);  // "failed", "regressed", ..., "new machine", "new", "within noise", ...
 bool fails_gate(Verdict v);        // failed and regressed
 
 struct MetricCheck {
