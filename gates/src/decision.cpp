@@ -120,11 +120,6 @@ namespace {
 // a rate drops by 1 - exp(-x), a memory figure rises by exp(x) - 1.
 double worsening_of_log(const Metric& m, double x) { return m.better == Better::higher ? 1.0 - std::exp(-x) : std::exp(x) - 1.0; }
 
-// The floor (a fraction in the bad direction) in log-ratio units.
-double floor_in_log(const Metric& m, double max_drop) {
-    return m.better == Better::higher ? -std::log(1.0 - max_drop) : std::log(1.0 + max_drop);
-}
-
 }  // namespace
 
 namespace {

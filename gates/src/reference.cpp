@@ -26,6 +26,10 @@ std::vector<SegmentStart> acknowledged_starts(const std::vector<RunLevel>& level
     return starts;
 }
 
+double floor_in_log(const Metric& m, double max_drop) {
+    return m.better == Better::higher ? -std::log(1.0 - max_drop) : std::log(1.0 + max_drop);
+}
+
 double reference_variance_factor(std::size_t count) {
     // The median of n normal draws has variance about (pi/2) sigma^2 / n; of one or two, the mean's.
     if (count == 0) return 1.0;
@@ -33,12 +37,6 @@ double reference_variance_factor(std::size_t count) {
 }
 
 namespace {
-
-// Log distance by which `x` is better than `ref` in the metric's direction (negative: worse).
-double better_by(const Metric& m, double x, double ref) {
-    const double d = std::log(x / ref);
-    return m.better == Better::higher ? d : -d;
-}
 
 void set_reference_runs(Reference& r, std::size_t n, const ReferenceRule& rule) {
     r.first = r.starts.back();
@@ -68,14 +66,13 @@ Reference find_reference(const std::vector<RunLevel>& levels, const std::vector<
     for (const auto& l : levels) values.push_back(l.value);
     std::vector<std::size_t> inner(r.starts.begin() + 1, r.starts.end());
     const double sigma = between_run_sigma(values, inner).value_or(0.0);
-    const double floor_log = m.better == Better::higher ? -std::log(1.0 - max_drop) : std::log(1.0 + max_drop);
-    const double bound = std::max(floor_log, 3 * sigma);
+    const double bound = std::max(floor_in_log(m, max_drop), 3 * sigma);
     std::vector<double> ref_runs(values.begin() + static_cast<long>(r.first),
                                  values.begin() + static_cast<long>(r.first + r.count));
     const double ref = median(ref_runs);
     if (!(ref > 0)) return r;
     std::size_t i = n;
-    while (i > r.first + r.count && values[i - 1] > 0 && better_by(m, values[i - 1], ref) > bound) --i;
+    while (i > r.first + r.count && values[i - 1] > 0 && -worsening_log(m, std::log(values[i - 1] / ref)) > bound) --i;
     if (n - i >= std::max<std::size_t>(rule.sustained, 1)) {
         r.starts.push_back(i);
         r.moved = fmt::format("moved up by a sustained improvement: the {} runs since {} are all better than the "

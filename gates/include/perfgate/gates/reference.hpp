@@ -51,6 +51,10 @@ std::vector<SegmentStart> acknowledged_starts(const std::vector<RunLevel>& level
 Reference find_reference(const std::vector<RunLevel>& levels, const std::vector<SegmentStart>& acknowledged,
                          const Metric& m, double max_drop, const ReferenceRule& rule);
 
+// A floor (max_drop: a fraction in the metric's bad direction) in log-ratio units: -log(1 - f) for
+// a rate, log(1 + f) for a figure where lower is better. The one conversion the rules share.
+double floor_in_log(const Metric& m, double max_drop);
+
 // The variance of the reference level in units of one run's variance: a median of n runs
 // (pi/2 / n for n >= 3, the mean's 1/n for one or two).
 double reference_variance_factor(std::size_t count);
