@@ -2,13 +2,13 @@
 // rounds; exit 1 when a metric regressed (or a run failed), 0 otherwise, 2 for bad input (docs/ab.md).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "outcome_exit.hpp"
+#include "perfgate/core/file_write.hpp"
 #include "perfgate/core/process.hpp"
 #include "perfgate/gates/host_thresholds.hpp"
 #include "perfgate/runner/ab.hpp"
@@ -25,6 +25,7 @@ struct AbOptions {
     std::string color = "auto";
     runner::HostSource host;
     runner::AbRequest request;
+    std::string contention;  // on, record, off; empty: PERFGATE_CONTENTION
     bool no_record = false;
 };
 
@@ -45,13 +46,17 @@ int run_ab_command(AbOptions& o) {
     r.base_binary = base->second;
     r.head_binary = head->second;
     if (o.no_record) r.results_dir.clear();
+    auto contention = o.contention.empty() ? perf::contention_mode_from_environment()
+                                           : perf::parse_contention_mode(o.contention, "--contention");
+    if (!contention) return usage(contention.error());
+    r.contention = *contention;
     // No --runtime-pin here: a pin describes one build, and the two arms are two builds (each row
     // carries the commit its binary printed).
     auto suite = runner::load_suite_with_pins(o.suite, {});
     if (!suite) return usage(suite.error());
     auto host = runner::resolve_host(o.host);
     if (!host) return usage(host.error());
-    auto thresholds = gates::load_host_thresholds(o.thresholds_dir, host->host_tag);
+    auto thresholds = gates::load_host_thresholds(o.thresholds_dir, host->host);
     if (!thresholds) return usage(thresholds.error());
     r.thresholds = thresholds->set;
     auto report = runner::run_ab(*suite, *host, r, std::cerr);
@@ -61,9 +66,7 @@ int run_ab_command(AbOptions& o) {
     if (o.output.empty()) {
         std::cout << text;
     } else {
-        std::ofstream out(o.output, std::ios::binary);
-        out << text;
-        if (!out) return usage(make_error(o.output + ": cannot write the report"));
+        if (auto st = replace_file(o.output, text); !st) return usage(st.error());  // whole or not at all
         std::cerr << runner::render_ab(*report, runner::AbFormat::text, color_on(o.color, 2));  // the verdict still reaches the log
     }
     return exit_of(runner::ab_outcome(*report));
@@ -77,8 +80,9 @@ void add_ab_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "ab", "Interleaved A/B: run a base and a head build of one runtime on the suite's models in alternating "
               "rounds (ABBA BAAB ...) and decide per metric on the paired ratios.\n"
-              "Exit: 0 no regression (unchanged, improved or inconclusive), 1 a metric regressed or a run failed, "
-              "2 usage or input error, 77 every model skipped.");
+              "Exit: 0 no regression (unchanged, improved, or inconclusive: printed as INCONCLUSIVE, not PASS), 1 a "
+              "metric regressed or a run failed, 2 usage or input error (before anything runs), 77 every model "
+              "skipped.");
     cmd->add_option("--suite", o->suite, "Suite manifest (perf/suites/<name>.json)")->required();
     cmd->add_option("--base-binary", o->base_binary, "RUNTIME=PATH: the base build of a runtime of the suite")->required();
     cmd->add_option("--head-binary", o->head_binary, "RUNTIME=PATH: the head build of the same runtime")->required();
@@ -97,6 +101,9 @@ void add_ab_command(CLI::App& app) {
     cmd->add_option("--suffix", r.suffix, "CSV file-name suffix (<backend>_<host>_<date>_<suffix>.csv)")->capture_default_str();
     cmd->add_flag("--no-record", o->no_record, "Write no CSV rows");
     cmd->add_option("--host-json", o->host.host_json, "Host facts written by perfgate run --write-host (instead of probing now)");
+    cmd->add_option("--contention", o->contention,
+                    "Contention guard, as in perfgate run: on (wait, then SKIP:contended), record or off; default "
+                    "PERFGATE_CONTENTION, else on");
     add_forge_options(cmd, r.forge_dir, r.vocab_dir);
     add_report_options(cmd, o->format, o->output, o->color, "text | markdown | json");
     cmd->callback([o] { exit_status = run_ab_command(*o); });

@@ -9,6 +9,7 @@
 #include <boost/math/distributions/students_t.hpp>
 
 #include "perfgate/core/metric.hpp"
+#include "perfgate/gates/machine_spread.hpp"
 #include "perfgate/gates/reference.hpp"
 
 namespace perfgate::gates {
@@ -282,8 +283,9 @@ void set_history_verdict(MetricCheck& c, const Metric& m, const BeyondNoise& noi
                          bool bounded) {
     const double worse = negligible(m, *c.baseline_value, *c.current_value) ? 0.0 : worsening(m, *c.change);
     const bool floor_worse = worse > c.max_drop, floor_better = worse < -c.max_drop;
-    std::string noise = fmt::format("{} {} run{}, between-run spread {:.1f}%, MDE {:.1f}%", c.test, runs,
-                                    runs == 1 ? "" : "s", *c.run_noise * 100, *c.min_detectable_effect * 100);
+    const char* spread = c.test == "machines" ? "spread of a new machine" : "between-run spread";
+    std::string noise = fmt::format("{} {} run{}, {} {:.1f}%, MDE {:.1f}%", c.test, runs, runs == 1 ? "" : "s", spread,
+                                    *c.run_noise * 100, *c.min_detectable_effect * 100);
     if (c.family > 1) noise += fmt::format(", alpha {:.2g} (the suite's budget over {} decisions)", c.alpha, c.family);
     c.reason = noise;
     if (floor_worse && noise_says.worse) {
@@ -359,6 +361,52 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
     const Reference ref = find_reference(history, {}, perfgate::metric(metric), threshold.max_drop, rule.reference);
     return decide_metric_history(metric, history, ref, reference_samples, current, current_launches, threshold, within,
                                  rule);
+}
+
+MetricCheck decide_metric_across_machines(const std::string& metric, const MachineSpread& spread,
+                                          const std::vector<double>& current, const Threshold& threshold,
+                                          const HistoryRule& rule) {
+    const Metric& m = perfgate::metric(metric);
+    MetricCheck c;
+    c.metric = metric;
+    c.test = "machines";
+    c.family = std::max<std::size_t>(rule.family, 1);
+    c.alpha = threshold.alpha * std::clamp(rule.alpha_share, 1e-9, 1.0);
+    c.max_drop = threshold.max_drop;
+    c.threshold_source = threshold.source;
+    c.current_samples = current;
+    c.history_runs = spread.runs;
+    c.baseline_value = std::exp(spread.centre);
+    c.reference = fmt::format("the centre of {} other machines ({} runs): each machine's mean level, weighted alike",
+                              spread.machines, spread.runs);
+    if (current.empty() || median(current) <= 0) {
+        c.verdict = Verdict::not_comparable;
+        c.reason = fmt::format("the current row has no positive {} value", c.metric);
+        return c;
+    }
+    c.current_value = median(current);
+    c.change = *c.current_value / *c.baseline_value - 1.0;
+    const double d = std::log(*c.current_value / *c.baseline_value);
+    // Where an unchanged run of a new machine lands: the machines' own spread, a run's spread on
+    // its machine and the uncertainty of the centre; t with machines - 1 degrees of freedom, since
+    // the between-machine spread is read off that few machines.
+    const double se = std::max(spread.predictive, 0.001);
+    c.run_noise = se;
+    const boost::math::students_t t(std::max(spread.df, 1.0));
+    const double quantile = boost::math::quantile(t, 1.0 - c.alpha);
+    const double power_term = boost::math::quantile(t, rule.power);
+    const double floor_log = floor_in_log(m, c.max_drop);
+    c.min_detectable_effect = worsening_of_log(m, std::max(quantile * se, floor_log) + power_term * se);
+    c.p_value = one_sided_p(d, se, true, spread.df);
+    c.floor_false_alarm = one_sided_p(-floor_log, se, true, spread.df);
+    const double worse_d = worsening_log(m, d);
+    const BeyondNoise noise_says{worse_d > quantile * se, worse_d < -quantile * se};
+    const bool bounded = negligible(m, *c.baseline_value, *c.current_value) || std::fabs(d) + power_term * se <= floor_log;
+    set_history_verdict(c, m, noise_says, spread.runs, bounded);
+    // The spread that decided is the machines', not one machine's runs: said so in the reason.
+    c.reason = fmt::format("judged across {} other machines (between machines {:.1f}%, within one {:.1f}%): {}",
+                           spread.machines, spread.between * 100, spread.within * 100, c.reason);
+    return c;
 }
 
 }  // namespace perfgate::gates

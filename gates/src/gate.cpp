@@ -383,7 +383,8 @@ private:
         double alpha = 1.0;
         for (const auto& p : pairs)
             for (const auto& m : p.metrics)
-                if (m.judged && m.floor_false_alarm && (m.test == "history" || m.test == "fallback")) {
+                if (m.judged && m.floor_false_alarm &&
+                    (m.test == "history" || m.test == "fallback" || m.test == "machines")) {
                     made.push_back(&m);
                     alpha = std::min(alpha, m.alpha);
                 }
@@ -456,6 +457,36 @@ private:
         return std::vector<const SampleGroup*>(newest_first.rbegin(), newest_first.rend());
     }
 
+    // A pair whose history comes only from other machines, judged by how far machines land from
+    // each other (docs/gate.md, "Machines") when at least kMinMachinesForSpread of them have runs
+    // of the same workload and flags; nullopt otherwise, and the pair is `new machine`.
+    std::optional<PairReport> judge_across_machines(PairReport p, const SampleGroup& g,
+                                                    const detail::OtherMachines& others) {
+        if (workload_change(g)) return std::nullopt;
+        std::vector<std::string> ignored;  // warnings of a history run are not this run's
+        const auto comparable = [&](const SampleGroup& h) {
+            return !not_comparable_reason(h, g, false, options_, ignored).any() && h.first().flags == g.first().flags;
+        };
+        const ThresholdSet& set = thresholds_.at(g.host);
+        std::size_t machines = 0;
+        for (const auto& metric : gated_metrics()) {
+            const auto now = g.samples(metric);
+            const auto spread = machine_spread(
+                detail::other_machine_levels(others, machines_, metric, options_.history_rule.noise_runs, comparable));
+            if (!spread && perfgate::metric(metric).required) return std::nullopt;
+            if (!spread || now.empty()) {
+                if (!now.empty()) p.metrics.push_back(unjudged_metric(metric, {}, now));
+                continue;
+            }
+            machines = std::max(machines, spread->machines);
+            p.metrics.push_back(decide_metric_across_machines(metric, *spread, now,
+                                                              set.lookup(metric, g.model, g.runtime), rule_));
+        }
+        finish_pair_verdict(p);
+        p.baseline_source = fmt::format("{} other machines of host {}", machines, g.host);
+        return p;
+    }
+
     Expected<PairReport> judge(const SampleGroup& g) {
         PairReport p = describe_current(g);
         const auto spellings = catalog_.spellings(g.raw_model);
@@ -465,6 +496,8 @@ private:
         auto [file, b] = *found;
         const StatusToken now{g.status()};
 
+        if (!b && now.ok() && others.ids.size() >= kMinMachinesForSpread && !explicit_)
+            if (auto across = judge_across_machines(p, g, others)) return std::move(*across);
         if (!b && !others.empty() && now.ok()) {
             // At a base ref a pull request's run must be compared with the base or fail (issue 26
             // item 4): a machine without history there gives no verdict, so the pair fails.

@@ -7,6 +7,7 @@
 
 #include "perfgate/core/stats.hpp"
 #include "perfgate/core/text.hpp"
+#include "perfgate/gates/noise_model.hpp"
 
 namespace perfgate::gates::detail {
 
@@ -38,6 +39,28 @@ void OtherMachines::add(const SampleGroup& group) {
         else ids.insert(r->machine_id);
     }
     if (latest_source.empty()) latest_source = group.source();  // groups arrive newest first
+    groups.push_back(&group);
+}
+
+std::vector<MachineLevels> other_machine_levels(const OtherMachines& others, MachineFilter& filter,
+                                                const std::string& metric, std::size_t per_machine,
+                                                const std::function<bool(const SampleGroup&)>& comparable) {
+    std::vector<MachineLevels> out;
+    std::set<std::string> seen;
+    for (const auto& id : others.ids) {
+        std::vector<RunLevel> runs;
+        for (auto it = others.groups.rbegin(); it != others.groups.rend(); ++it) {  // oldest file first
+            const SampleGroup* view = filter.rows_of(*it, id);
+            if (!view || view->ok_rows.empty() || !comparable(*view)) continue;
+            for (auto& run : run_levels(*view, metric))
+                if (seen.insert(run.run).second) runs.push_back(std::move(run));
+        }
+        if (runs.size() > per_machine) runs.erase(runs.begin(), runs.end() - static_cast<long>(per_machine));
+        MachineLevels m{id, {}};
+        for (const auto& r : runs) m.levels.push_back(r.value);
+        if (!m.levels.empty()) out.push_back(std::move(m));
+    }
+    return out;
 }
 
 namespace {

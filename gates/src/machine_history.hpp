@@ -6,10 +6,13 @@
 // nothing changes: all rows of the host tag are one history, as they always were.
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
+#include "perfgate/gates/machine_spread.hpp"
 #include "perfgate/gates/samples.hpp"
 
 namespace perfgate::gates::detail {
@@ -34,11 +37,19 @@ private:
 // What the history of a pair holds from machines other than the current one.
 struct OtherMachines {
     std::set<std::string> ids;          // known machine ids
+    std::vector<const SampleGroup*> groups;  // the history groups they come from, newest file first
     std::size_t rows_without_id = 0;    // rows of files from before machine identity (or mlxcel's)
     std::string latest_source;          // file:line of the newest such reading
     void add(const SampleGroup& group);
     bool empty() const { return ids.empty() && rows_without_id == 0; }
 };
+
+// The run levels of `metric` of each other machine (MachineLevels, oldest first, at most
+// `per_machine` latest runs each) from `others`' groups whose rows of that machine `comparable`
+// accepts (same workload and flags as the current run). A run counted in two files counts once.
+std::vector<MachineLevels> other_machine_levels(const OtherMachines& others, MachineFilter& filter,
+                                                const std::string& metric, std::size_t per_machine,
+                                                const std::function<bool(const SampleGroup&)>& comparable);
 
 // The reason of a `new machine` verdict: what was measured, where the history came from, and how
 // to get a verdict on this machine.

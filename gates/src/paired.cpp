@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
+#include <limits>
 #include <cmath>
 #include <numeric>
 
@@ -92,6 +93,12 @@ std::optional<Interval> mean_t_interval(const std::vector<double>& values, doubl
     const boost::math::students_t dist(static_cast<double>(n - 1));
     const double t = boost::math::quantile(dist, 0.5 + confidence / 2.0);
     return Interval{mean - t * se, mean + t * se};
+}
+
+double interval_half_width_factor(double confidence, std::size_t rounds) {
+    if (rounds < 2) return std::numeric_limits<double>::infinity();
+    const boost::math::students_t dist(static_cast<double>(rounds - 1));
+    return boost::math::quantile(dist, 0.5 + confidence / 2.0) / std::sqrt(static_cast<double>(rounds));
 }
 
 const char* to_string(PairedVerdict v) {

@@ -24,7 +24,7 @@ Status require_suite_backend(const Suite& suite, const HostContext& host) {
         "host {}{}; every pair would be skipped and the run would look green. Run it on a {} host, or allow the "
         "mismatch to report the pairs as skipped: configure with -DPERFGATE_ALLOW_BACKEND_MISMATCH=ON or set "
         "PERFGATE_ALLOW_BACKEND_MISMATCH=1",
-        suite.path.string(), suite.backend, suite.backend, host.backend, host.host_tag,
+        suite.path.string(), suite.backend, suite.backend, host.backend, host.host,
         host.device.empty() ? "" : " (" + host.device + ")", suite.backend));
 }
 

@@ -32,7 +32,7 @@ Expected<HostContext> probe_host_context(const HostProbeOptions& options) {
     if (auto bad = host_tag_problem(f.host_tag, "the probe")) return make_error("probe: " + *bad);
     HostContext h;
     h.backend = to_string(f.backend);
-    h.host_tag = f.host_tag;
+    h.host = f.host_tag;
     h.hardware = f.hardware;
     h.device = f.device_name.value_or(f.cpu_model.value_or(""));
     h.device_arch = f.device_arch.value_or("");

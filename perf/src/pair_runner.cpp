@@ -67,10 +67,10 @@ std::string samples_text(const std::vector<double>& v) { return fmt::format("{:.
 ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel& model, const HostContext& host,
                    const std::string& model_path, const std::vector<std::string>& args) {
     ResultRow row;
+    static_cast<HostRecord&>(row) = host;  // every host fact, as the probe found it
     row.model = model.name;
     row.model_path = model_path;
     row.date = host.date.empty() ? today() : host.date;
-    row.hardware = host.hardware;
     row.runtime_version = rt.version;
     row.max_tokens = suite.workload.generated_tokens;
     row.prompt_target_len = suite.workload.prompt_tokens;
@@ -79,32 +79,16 @@ ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel&
     row.compiler = rt.compiler;
     row.upstream_commit = rt.upstream_commit;
     row.overlay_commit = rt.overlay_commit;
-    row.hip_version = host.hip_version;
     row.runtime = rt.name;
     row.backend = suite.backend;
-    row.host = host.host_tag;
-    row.device = host.device;
-    row.device_arch = host.device_arch;
-    row.device_memory_bytes = host.device_memory_bytes;
     row.repetitions = suite.workload.repetitions;
     row.warmup = rt.in_process_repetitions ? adapter_of(rt).own_warmups : suite.workload.warmup;
     row.batch = suite.workload.batch;
-    row.rocm_version = host.rocm_version;
-    row.cuda_version = host.cuda_version;
-    row.driver_version = host.driver_version;
-    row.os = host.os;
-    row.kernel = host.kernel;
-    row.cpu_model = host.cpu_model;
-    row.host_memory_bytes = host.host_memory_bytes;
-    row.device_memory_source = host.device_memory_source;
-    row.uma = host.uma;
     row.flags = join(rt.flags);
     row.command = join(args);
     row.format = rt.format.empty() ? model.format : rt.format;
     row.synthetic = !model.forge_spec.empty();
     row.run_id = host.run_id;
-    row.machine_id = host.machine_id;
-    row.machine_fingerprint = host.machine_fingerprint;
     return row;
 }
 
@@ -233,7 +217,7 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
     const std::string suffix = req.suffix.empty() ? suite.results_suffix : req.suffix;
     std::filesystem::path csv;
     if (!req.results_dir.empty()) {
-        auto file = results_file(req.results_dir, suite.backend, req.host.host_tag, row.date, suffix);
+        auto file = results_file(req.results_dir, suite.backend, req.host.host, row.date, suffix);
         if (!file) return file.error();
         csv = *file;
     }

@@ -38,7 +38,7 @@ const char* kSuite = R"({
 HostContext live_rocm_host() {
     HostContext h;
     h.backend = "rocm";
-    h.host_tag = "strixhalo-gfx1151";
+    h.host = "strixhalo-gfx1151";
     h.device = "AMD Radeon 8060S Graphics";
     h.usable_memory_bytes = 80ull << 30;
     h.memory_is_device = true;

@@ -62,7 +62,7 @@ TEST_CASE("cpu threads: the chosen -t is in the row's flags and command", "[thre
     req.runtime = "lb";
     req.model = "tiny";
     req.host.backend = "cpu";
-    req.host.host_tag = "cpu-epyc";
+    req.host.host = "cpu-epyc";
     req.host.usable_memory_bytes = 1ull << 30;
     req.host.cpu_cores = 2;
     req.host.date = "2026-11-29";

@@ -177,7 +177,7 @@ TEST_CASE("perfgate run into a read-only results folder fails with exit 2 and a 
 
     HostContext h;
     h.backend = "rocm";
-    h.host_tag = "strixhalo-gfx1151";
+    h.host = "strixhalo-gfx1151";
     h.device = "AMD Radeon 8060S Graphics";
     h.device_memory_bytes = 96ull << 30;
     h.usable_memory_bytes = 80ull << 30;

@@ -26,7 +26,7 @@ std::string stub() { return (test::data() / "stub-runtime.sh").string(); }
 HostContext host_without_device() {
     HostContext h;
     h.backend = "rocm";
-    h.host_tag = "strixhalo-gfx1151";
+    h.host = "strixhalo-gfx1151";
     h.device_arch = "gfx1151";
     h.device_memory_bytes = 96ull << 30;
     h.usable_memory_bytes = 80ull << 30;
@@ -226,7 +226,7 @@ TEST_CASE("llama-bench JSON after more than 4 MiB of output still parses past th
         req.runtime = runtime;
         req.model = "tiny";
         req.host.backend = "cpu";
-        req.host.host_tag = "cpu-epyc";
+        req.host.host = "cpu-epyc";
         req.host.usable_memory_bytes = 1ull << 30;
         req.host.date = "2026-11-29";
         req.results_dir = test::temp_dir("fault-flood-json");

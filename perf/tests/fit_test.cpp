@@ -43,7 +43,7 @@ static SuiteModel model_gb(double gb) {
 TEST_CASE("replayed Strix Halo runs a 60 GB model and skips a 110 GB one", "[fit][replay]") {
     const HostContext host = strix_halo();
     CHECK(host.backend == "rocm");
-    CHECK(host.host_tag == "strixhalo-gfx1151");
+    CHECK(host.host == "strixhalo-gfx1151");
     CHECK_FALSE(host.replay.empty());
     Suite suite;
     auto e60 = estimate_memory(model_gb(60), suite);

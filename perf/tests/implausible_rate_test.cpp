@@ -44,7 +44,7 @@ fs::path suite_printing(const fs::path& dir, const std::string& output) {
 HostContext host() {
     HostContext h;
     h.backend = "rocm";
-    h.host_tag = "strixhalo-gfx1151";
+    h.host = "strixhalo-gfx1151";
     h.device_memory_bytes = 96ull << 30;
     h.usable_memory_bytes = 80ull << 30;
     h.memory_is_device = true;

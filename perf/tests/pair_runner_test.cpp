@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 static HostContext strix_halo_facts() {
     HostContext h;
     h.backend = "rocm";
-    h.host_tag = "strixhalo-gfx1151";
+    h.host = "strixhalo-gfx1151";
     h.hardware = "AMD_Radeon_8060S_Graphics_gfx1151_96GB";
     h.device = "AMD Radeon 8060S Graphics";
     h.device_arch = "gfx1151";
@@ -173,7 +173,7 @@ TEST_CASE("input errors are errors, not statuses", "[pair]") {
     std::ostringstream log, out;
     CHECK_FALSE(run_pair(*suite, req, log, out));
     req.model = "small";
-    req.host.host_tag = "bad_tag";
+    req.host.host = "bad_tag";
     req.results_dir = test::temp_dir("bad");
     CHECK_FALSE(run_pair(*suite, req, log, out));
 }

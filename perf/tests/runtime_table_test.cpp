@@ -92,7 +92,7 @@ TEST_CASE("a runtime added as its adapter and one table row: its suites parse, i
 
         HostContext host;
         host.backend = "cpu";
-        host.host_tag = "sample-host";
+        host.host = "sample-host";
         host.usable_memory_bytes = 1ull << 30;
         host.date = "2026-12-02";
         host.run_id = "sample-run";

@@ -60,8 +60,30 @@ std::string upper_label(const std::string& key) {
     return s;
 }
 
-std::string verdict_line(const AbReport& r) {
-    return ab_outcome(r) == Outcome::fail ? "ab: FAIL\n" : "ab: PASS\n";
+// FAIL on a regression or a failed run; INCONCLUSIVE (exit 0 still) when a model could neither
+// show a regression nor rule one out, so that a too-short run is never read as a pass; else PASS.
+enum class AbLine { pass, inconclusive, fail };
+
+AbLine ab_line(const AbReport& r) {
+    if (ab_outcome(r) == Outcome::fail) return AbLine::fail;
+    for (const auto& m : r.models)
+        if (m.verdict == "inconclusive") return AbLine::inconclusive;
+    return AbLine::pass;
+}
+
+std::string verdict_line(const AbReport& r, bool color) {
+    std::size_t undecided = 0;
+    for (const auto& m : r.models) undecided += m.verdict == "inconclusive";
+    switch (ab_line(r)) {
+        case AbLine::fail: return "ab: " + paint("FAIL", Color::red, color) + "\n";
+        case AbLine::inconclusive:
+            return "ab: " + paint("INCONCLUSIVE", Color::yellow, color) +
+                   fmt::format(" ({} of {} model{} neither regressed nor shown unchanged: no regression is ruled out; "
+                               "more rounds or a quieter machine can decide)\n",
+                               undecided, r.models.size(), r.models.size() == 1 ? "" : "s");
+        case AbLine::pass: break;
+    }
+    return "ab: " + paint("PASS", Color::green, color) + "\n";
 }
 
 // The gate's colours (gates/src/render_text.cpp): a reading aid on a terminal only.
@@ -105,8 +127,7 @@ std::string render_text(const AbReport& r, bool color) {
                        r.levels.last * 100, r.stop.min_rounds, r.stop.max_rounds);
     for (const auto& n : r.notes) out += "note: " + console_text(n) + "\n";
     if (!r.csv.empty()) out += "note: both arms recorded in " + console_text(r.csv.string()) + " (column arm)\n";
-    const bool fail = ab_outcome(r) == Outcome::fail;
-    return out + "ab: " + paint(fail ? "FAIL" : "PASS", fail ? Color::red : Color::green, color) + "\n";
+    return out + verdict_line(r, color);
 }
 
 std::string render_markdown(const AbReport& r) {
@@ -132,7 +153,8 @@ std::string render_markdown(const AbReport& r) {
                        "signed-rank (head slower).\n",
                        r.levels.last * 100, r.levels.interim * 100);
     for (const auto& n : r.notes) out += "\n- " + markdown_text(n);
-    out += "\n\n**" + verdict_line(r).substr(0, verdict_line(r).size() - 1) + "**\n";
+    const std::string line = verdict_line(r, false);
+    out += "\n\n**" + line.substr(0, line.size() - 1) + "**\n";
     return out;
 }
 
@@ -167,7 +189,7 @@ std::string render_json(const AbReport& r) {
         j["models"].push_back(jm);
     }
     j["notes"] = r.notes;
-    j["result"] = ab_outcome(r) == Outcome::fail ? "fail" : "pass";
+    j["result"] = ab_line(r) == AbLine::fail ? "fail" : ab_line(r) == AbLine::inconclusive ? "inconclusive" : "pass";
     // Invalid UTF-8 in a name must not throw: replaced, as in the gate's JSON.
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

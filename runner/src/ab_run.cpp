@@ -1,9 +1,14 @@
+#include <unistd.h>
+
+#include <filesystem>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
 #include <sstream>
 
 #include "perfgate/core/metric.hpp"
+#include "perfgate/core/search_path.hpp"
 #include "perfgate/core/stats.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/pair_runner.hpp"
@@ -103,6 +108,7 @@ private:
         req.vocab_dir = request_.vocab_dir;
         req.repetitions = request_.repetitions;
         req.arm = to_string(arm);
+        req.contention = request_.contention;
         std::ostringstream measurements;  // CTest measurements of single launches mean nothing here
         auto outcome = perf::run_pair(suite_, req, log_, measurements);
         if (outcome && !outcome->csv.empty()) report_.csv = outcome->csv;
@@ -134,19 +140,55 @@ private:
     AbReport& report_;
 };
 
+// "confidence 0.9940 at the last look, 0.9998 at the 5 looks before it"; one look when
+// --min-rounds equals --max-rounds.
+std::string looks_text(const gates::LookLevels& levels) {
+    if (levels.looks <= 1) return fmt::format("confidence {:.4f} at the only look (after the last round)", levels.last);
+    return fmt::format("confidence {:.4f} at the last look, {:.4f} at each of the {} look{} before it", levels.last,
+                       levels.interim, levels.looks - 1, levels.looks == 2 ? "" : "s");
+}
+
+// A binary given as a path must be an executable file; a bare name must be found on PATH.
+Status check_binary(const std::string& option, const std::string& runtime, const std::string& binary) {
+    const bool is_path = binary.find('/') != std::string::npos;
+    if (!is_path && find_on_path(binary)) return Ok{};
+    if (is_path && ::access(binary.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(binary)) return Ok{};
+    return make_error(fmt::format("{} {}={}: {}", option, runtime, binary,
+                                  is_path ? "no executable file there" : "not found on PATH"));
+}
+
 }  // namespace
 
 const std::vector<std::string>& ab_metrics() {
     return registered_metric_keys();
 }
 
+Status check_ab_rounds(const StopRule& stop, double alpha) {
+    if (stop.min_rounds < 2 || stop.max_rounds < stop.min_rounds)
+        return make_error(fmt::format("rounds: want 2 <= --min-rounds <= --max-rounds, got {} and {}", stop.min_rounds,
+                                      stop.max_rounds));
+    const auto factor_at = [&](std::size_t max_rounds) {
+        const auto levels =
+            gates::sequential_look_levels(alpha, std::min(stop.min_rounds, max_rounds), max_rounds, ab_metrics().size());
+        return gates::interval_half_width_factor(levels.last, max_rounds);
+    };
+    const double factor = factor_at(stop.max_rounds);
+    if (factor <= kMaxIntervalFactor) return Ok{};
+    std::size_t enough = stop.max_rounds + 1;
+    while (enough < 1000 && factor_at(enough) > kMaxIntervalFactor) ++enough;
+    return make_error(fmt::format(
+        "rounds: with --max-rounds {} the interval of the last look is +-{:.1f} times the per-round spread (+-{:.0f}% "
+        "where rounds scatter by 1%), too wide to decide any change within a floor; use --max-rounds {} or more",
+        stop.max_rounds, factor, factor, enough));
+}
+
 Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& host, const AbRequest& request,
                           std::ostream& log) {
     if (!manifest.find_runtime(request.runtime))
         return make_error(manifest.path.string() + ": no runtime named \"" + request.runtime + "\" in this suite");
-    if (request.stop.min_rounds < 2 || request.stop.max_rounds < request.stop.min_rounds)
-        return make_error(fmt::format("rounds: want 2 <= --min-rounds <= --max-rounds, got {} and {}",
-                                      request.stop.min_rounds, request.stop.max_rounds));
+    if (auto st = check_ab_rounds(request.stop, request.alpha); !st) return st.error();
+    if (auto st = check_binary("--base-binary", request.runtime, request.base_binary); !st) return st.error();
+    if (auto st = check_binary("--head-binary", request.runtime, request.head_binary); !st) return st.error();
     std::vector<std::string> models = request.models;
     if (models.empty())
         for (const auto& p : manifest.pairs)
@@ -163,16 +205,15 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
     report.runtime = request.runtime;
     report.base_binary = request.base_binary;
     report.head_binary = request.head_binary;
-    report.host = host.host_tag;
+    report.host = host.host;
     report.run_id = host.run_id;
     report.stop = request.stop;
     report.alpha = request.alpha;
     report.levels = gates::sequential_look_levels(request.alpha, request.stop.min_rounds, request.stop.max_rounds,
                                                   ab_metrics().size());
     report.notes.push_back(fmt::format(
-        "confidence {:.4f} at the last look, {:.4f} at the {} before it: false alarms at most {:g}% per model over "
-        "{} metrics (Haybittle-Peto)",
-        report.levels.last, report.levels.interim, report.levels.looks - 1, request.alpha * 100, ab_metrics().size()));
+        "{}: false alarms at most {:g}% per model over {} metrics (Haybittle-Peto)", looks_text(report.levels),
+        request.alpha * 100, ab_metrics().size()));
     AbRun run(suite, host, request, log, report);
     for (const auto& model : models) {
         auto result = run.run_model(model);

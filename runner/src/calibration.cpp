@@ -49,7 +49,7 @@ Expected<std::filesystem::path> calibrate_from_history(const HistoryCalibrationR
         source.thresholds_dir = r.thresholds_dir;
         auto probed = resolve_host(source);
         if (!probed) return probed.error();
-        host = probed->host_tag;
+        host = probed->host;
     }
     auto pairs = gates::calibrate_from_history(r.benchmarks_dir, host, *policy, r.options);
     if (!pairs) return pairs.error();
@@ -116,8 +116,8 @@ Expected<std::filesystem::path> calibrate_by_campaign(const CampaignCalibrationR
     if (co.repetitions == 0) co.repetitions = static_cast<std::size_t>(suite->workload.repetitions);
     auto calibrated = gates::calibrate_rows(rows, *policy, co);
     if (!calibrated) return calibrated.error();
-    gates::CalibrationRun info{suite->name, host->host_tag, host->date, r.runs, co};
-    const auto file = output_file(r.output, r.thresholds_dir, host->host_tag);
+    gates::CalibrationRun info{suite->name, host->host, host->date, r.runs, co};
+    const auto file = output_file(r.output, r.thresholds_dir, host->host);
     const std::string text = gates::render_calibrated_thresholds(info, *calibrated);
     if (auto written = gates::write_calibrated_thresholds(text, file.string()); !written) return written.error();
     out << gates::render_calibration_report(info, *calibrated);

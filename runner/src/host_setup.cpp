@@ -58,7 +58,7 @@ Status write_host_file(const HostSource& source, const std::filesystem::path& fi
     host->date = perf::today();
     host->run_id = perf::new_run_id();
     if (auto st = perf::write_host_context(file, *host); !st) return st;
-    out << fmt::format("host {} backend {} ({}), usable memory {}{}\n", host->host_tag, host->backend,
+    out << fmt::format("host {} backend {} ({}), usable memory {}{}\n", host->host, host->backend,
                        host->device.empty() ? "no device name" : host->device,
                        host->usable_memory_bytes ? perf::gib(*host->usable_memory_bytes) : "unknown",
                        host->replay.empty() ? "" : ", REPLAYED from " + host->replay);

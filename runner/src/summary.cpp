@@ -12,7 +12,7 @@ namespace perfgate::runner {
 
 Expected<Outcome> run_summary(const perf::Suite& suite, const perf::HostContext& host, const SuiteRunRequest& request,
                               const std::filesystem::path& summary_dir, std::ostream& out) {
-    auto csv = perf::results_file(request.results_dir, host.backend, host.host_tag, host.date,
+    auto csv = perf::results_file(request.results_dir, host.backend, host.host, host.date,
                                   request.suffix.empty() ? suite.results_suffix : request.suffix);
     if (!csv) return csv.error();
     auto gate_opts = detail::gate_options(suite, host, request, request.history_dir.empty() ? csv->parent_path() : request.history_dir,

@@ -128,7 +128,7 @@ TEST_CASE("calibrate by campaign: interleaved runs of a stub runtime, a skipped 
     })";
     perf::HostContext host;
     host.backend = "cpu";
-    host.host_tag = "stub-host";
+    host.host = "stub-host";
     host.usable_memory_bytes = 31ull << 30;
     host.replay = "recorded";
     REQUIRE(perf::write_host_context(tmp / "host.json", host));

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/core/host_record.hpp"
+
 namespace perfgate {
 
 // The trailing status of a row: "ok", or an mlxcel token such as "SKIP:oom_estimate",
@@ -40,7 +42,9 @@ enum class CsvGeneration {
 };
 const char* to_string(CsvGeneration g);
 
-struct ResultRow {
+// The host facts (hardware, host tag, device, versions, machine id, ...) are the HostRecord base:
+// one type from the probe to the row (host_record.hpp).
+struct ResultRow : HostRecord {
     // --- mlxcel's 17 named columns, in order ---
     std::string model;
     std::string model_path;
@@ -51,7 +55,6 @@ struct ResultRow {
     std::optional<double> decode_ms;
     std::optional<double> decode_tok_s;
     std::string date;             // YYYY-MM-DD as written
-    std::string hardware;         // full hardware string, e.g. AMD_Radeon_8060S_Graphics_gfx1151_ROCm10.0.0_96GB
     std::string runtime_version;  // 11th column: mlx_version / mlxcel_version / baseline_version
     std::string build_type;
     std::optional<std::int64_t> max_tokens;
@@ -61,23 +64,14 @@ struct ResultRow {
     std::string upstream_commit;  // mlx_commit: the pinned upstream library
     // --- mlxcel ROCm columns ---
     std::string overlay_commit;   // mlx_rocm_overlay_commit
-    std::string hip_version;
     // --- perfgate's columns ---
     std::string runtime;          // llama-bench, mlxcel, mlx-lm, transformers, catch2, command
     std::string backend;          // rocm, cuda, metal, vulkan, cpu
-    std::string host;             // short host tag, never contains '_'
-    std::string device;
-    std::string device_arch;
-    std::optional<std::uint64_t> device_memory_bytes;
     std::optional<std::int64_t> repetitions;
     std::optional<std::int64_t> warmup;
     std::optional<std::int64_t> batch;
     std::vector<double> prefill_tok_s_samples;
     std::vector<double> decode_tok_s_samples;
-    std::string rocm_version;
-    std::string cuda_version;
-    std::string driver_version;
-    std::string os;
     std::string flags;
     std::string harness = "text"; // text | vlm
     std::string format;           // quantization / checkpoint format, e.g. Q4_0
@@ -88,20 +82,10 @@ struct ResultRow {
     std::string run_id;           // one id per perfgate run, so repeated runs in one file stay apart
     std::string arm;              // perfgate ab: "base" or "head"; empty for a normal run
     std::string timestamp;        // ISO 8601 UTC time the row was recorded
-    std::string kernel;
-    std::string cpu_model;
-    std::optional<std::uint64_t> host_memory_bytes;
-    std::string device_memory_source;  // which figure the memory fit came from
-    std::optional<bool> uma;           // unified memory
     std::string compiler;              // compiler that built the runtime, when known
     std::string command;               // the exact argument vector, space-joined for reading
     std::optional<double> cooldown_s;
     StatusToken status;
-    // (Written after `arm`, before `timestamp`.) The machine the row was measured on (docs/probes.md, "Machine identity"): a keyed one-way
-    // hash of the machine's ids, never the ids themselves, and a hash of what decides its speed.
-    // Empty in every file written before these columns and in mlxcel's files.
-    std::string machine_id;
-    std::string machine_fingerprint;
     // (Written after machine_fingerprint.) Peak resident memory of the runtime's largest process,
     // in bytes, per launch (the kernel's account at wait4), and the largest of them. Lower is better.
     std::optional<double> peak_memory_bytes;

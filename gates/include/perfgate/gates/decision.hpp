@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/gates/machine_spread.hpp"
 #include "perfgate/gates/noise_model.hpp"
 #include "perfgate/gates/reference.hpp"
 #include "perfgate/gates/report.hpp"
@@ -52,5 +53,14 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
                                   const std::vector<double>& reference_samples, const std::vector<double>& current,
                                   std::size_t current_launches, const Threshold& threshold, StatTest within,
                                   const HistoryRule& rule);
+
+// A run on a machine the pair's history has not seen, when the history holds enough other machines
+// (machine_spread.hpp, docs/gate.md "Machines"): judged against the centre of their levels, with
+// the spread of where an unchanged run of a new machine lands (Student's t, machines - 1 degrees of
+// freedom), the floor and the suite's error budget as in the history rule. MetricCheck::test is
+// "machines".
+MetricCheck decide_metric_across_machines(const std::string& metric, const MachineSpread& spread,
+                                          const std::vector<double>& current, const Threshold& threshold,
+                                          const HistoryRule& rule);
 
 }  // namespace perfgate::gates

@@ -10,6 +10,7 @@
 #include "perfgate/core/expected.hpp"
 #include "perfgate/gates/paired.hpp"
 #include "perfgate/gates/thresholds.hpp"
+#include "perfgate/perf/contention_guard.hpp"
 #include "perfgate/perf/host_context.hpp"
 #include "perfgate/perf/suite.hpp"
 #include "perfgate/runner/ab_schedule.hpp"
@@ -30,6 +31,9 @@ struct AbRequest {
     std::string suffix = "ab";
     std::filesystem::path forge_dir = "build/forged";
     std::filesystem::path vocab_dir;
+    // The contention guard, as in perfgate run: a busy machine is waited for, then the model is
+    // SKIP:contended; a launch disturbed by another process is not a reading.
+    perf::ContentionMode contention = perf::ContentionMode::enforce;
 };
 
 // The metrics decided, in report order: the registered metrics (perfgate/core/metric.hpp).
@@ -56,10 +60,17 @@ struct AbReport {
     std::vector<std::string> notes;
 };
 
-// Runs the rounds. Bad input (unknown runtime or model, unwritable CSV) is an Error; a runtime
-// failure ends that model with a FAIL: status and the report goes on.
+// Runs the rounds. Bad input is an Error before anything runs: an unknown runtime or model, a
+// binary that is not there, rounds too few for any decision (check_ab_rounds). A runtime failure
+// ends that model with a FAIL: status and the report goes on.
 Expected<AbReport> run_ab(const perf::Suite& suite, const perf::HostContext& host, const AbRequest& request,
                           std::ostream& log);
+
+// The rounds must be able to decide: at `max_rounds` the interval of the last look must be narrower
+// than kMaxIntervalFactor per-round spreads (gates::interval_half_width_factor), else an error that
+// names the fewest rounds that would do.
+inline constexpr double kMaxIntervalFactor = 5.0;
+Status check_ab_rounds(const StopRule& stop, double alpha);
 
 // fail when a model regressed or failed, skip when every model skipped, else pass.
 Outcome ab_outcome(const AbReport& report);

@@ -1,0 +1,172 @@
+// Variance components across machines (machine_spread.hpp), on made-up levels whose split is known
+// and on the six H200 machines of docs/measurements/h200-machines-2026-12-01/.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "gate_test_support.hpp"
+#include "perfgate/core/csv.hpp"
+#include "perfgate/gates/gate.hpp"
+#include "perfgate/gates/render.hpp"
+#include "perfgate/gates/machine_spread.hpp"
+#include "perfgate/test/files.hpp"
+
+using namespace perfgate;
+using namespace perfgate::gates;
+
+namespace {
+
+// Levels exp(offset + e) for each e: a machine whose runs scatter by `e` around its own level.
+MachineLevels machine(const std::string& id, double offset, std::vector<double> scatter) {
+    MachineLevels m{id, {}};
+    for (double e : scatter) m.levels.push_back(100.0 * std::exp(offset + e));
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("machine spread: within and between machines split as constructed", "[gates][machine]") {
+    // Four machines at log offsets -0.02, 0, 0.01, 0.03; each has runs at its level +-0.005.
+    const std::vector<double> runs = {-0.005, 0.005, -0.005, 0.005};
+    const auto s = machine_spread({machine("a", -0.02, runs), machine("b", 0.0, runs), machine("c", 0.01, runs),
+                                   machine("d", 0.03, runs)});
+    REQUIRE(s);
+    CHECK(s->machines == 4);
+    CHECK(s->runs == 16);
+    CHECK(s->centre == Approx(std::log(100.0) + 0.005).margin(1e-12));
+    // Within: 16 deviations of 0.005 over 12 degrees of freedom.
+    const double within_var = 16 * 0.005 * 0.005 / 12;
+    CHECK(s->within == Approx(std::sqrt(within_var)));
+    // Means -0.02, 0, 0.01, 0.03 around 0.005, 4 runs each: between mean square 4 x 0.00043333, less
+    // the within one, over 4 runs per machine.
+    const double means_var = (0.025 * 0.025 + 0.005 * 0.005 + 0.005 * 0.005 + 0.025 * 0.025) / 3;
+    const double between_var = (4 * means_var - within_var) / 4;
+    CHECK(s->between == Approx(std::sqrt(between_var)));
+    CHECK(s->predictive == Approx(std::sqrt(between_var + within_var + (between_var + within_var / 4) / 4)));
+    CHECK(s->df == 3);
+}
+
+TEST_CASE("machine spread: machines that agree have no between-machine spread", "[gates][machine]") {
+    const auto s = machine_spread({machine("a", 0, {-0.01, 0.01}), machine("b", 0, {0.01, -0.01}),
+                                   machine("c", 0, {0.0, 0.0})});
+    REQUIRE(s);
+    CHECK(s->between == 0);
+    CHECK(s->within > 0);
+}
+
+TEST_CASE("machine spread: too few machines or a level that is not positive give none", "[gates][machine]") {
+    CHECK_FALSE(machine_spread({machine("a", 0, {0, 0.01}), machine("b", 0.01, {0, 0.01})}));
+    CHECK_FALSE(machine_spread({machine("a", 0, {0}), machine("b", 0, {0}), MachineLevels{"c", {}}}));
+    CHECK_FALSE(machine_spread({machine("a", 0, {0}), machine("b", 0, {0}), MachineLevels{"c", {0.0}}}));
+    // One run per machine: no within-machine spread, the machines' scatter is all between.
+    const auto single = machine_spread({machine("a", 0, {0}), machine("b", 0.01, {0}), machine("c", 0.02, {0})});
+    REQUIRE(single);
+    CHECK(single->within == 0);
+    CHECK(single->between == Approx(0.01));
+}
+
+TEST_CASE("machine spread: the six H200 machines' llama-3.1-8b decode", "[gates][machine]") {
+    // Each row of these files is one run's reading of a pair (its median over 5 repetitions).
+    std::map<std::string, MachineLevels> by_machine;
+    const auto dir = test::source_path("docs/measurements/h200-machines-2026-12-01");
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".csv") continue;
+        auto file = read_results_csv(entry.path().string());
+        REQUIRE(file);
+        for (const auto& row : file->rows)
+            if (row.model == "llama-3.1-8b" && row.runtime == "llama-bench" && row.status.ok() && row.decode_tok_s) {
+                // Machines A and B were recorded before the machine_id column: one file each.
+                const std::string id = row.machine_id.empty() ? entry.path().filename().string() : row.machine_id;
+                by_machine[id].machine = id;
+                by_machine[id].levels.push_back(*row.decode_tok_s);
+            }
+    }
+    std::vector<MachineLevels> machines;
+    for (auto& [id, m] : by_machine) machines.push_back(m);
+    const auto s = machine_spread(machines);
+    REQUIRE(s);
+    CHECK(s->machines == 6);
+    // docs/verdict-quality.md, "Six machines": 0.62% within, 0.68% between (67 runs).
+    CHECK(s->runs == 67);
+    CHECK(s->within == Approx(0.0062).margin(0.0005));
+    CHECK(s->between == Approx(0.0068).margin(0.0005));
+    CHECK(s->predictive > s->between);
+    CHECK(s->predictive < 0.0125);
+}
+
+// ---- The gate: a run on a machine the history has not seen ----
+
+namespace {
+
+// `runs` runs of machine `id` at `level` (decode tok/s), one file a day, run ids <id>-<i>.
+void record_machine(const testing::TempDir& tmp, const std::string& id, double level, int runs,
+                    const std::string& flags = "-t 2") {
+    const double wobble[] = {1.003, 0.996, 1.002, 0.999, 1.004, 0.997};
+    for (int i = 0; i < runs; ++i) {
+        ResultRow r = testing::history_row(level * wobble[i % 6], i + 1, fmt::format("{}-{}", id, i));
+        r.machine_id = id;
+        r.machine_fingerprint = "f0f0f0f0f0f0f0f0";
+        r.flags = flags;
+        REQUIRE(append_results_locked(tmp.sub(fmt::format("bench/cpu_cpu-epyc_2026-11-{:02}.csv", i + 1)), {r}));
+    }
+}
+
+GateReport gate_on_new_machine(const testing::TempDir& tmp, double decode, const std::string& flags = "-t 2") {
+    ResultRow now = testing::history_row(decode, 20, "now");
+    now.machine_id = "e5e5e5e5e5e5e5e5";
+    now.machine_fingerprint = "f0f0f0f0f0f0f0f0";
+    now.flags = flags;
+    GateOptions o;
+    o.benchmarks_dir = (tmp.path / "bench").string();
+    o.thresholds_dir = testing::thresholds_dir();
+    o.report_missing = false;
+    o.empty_run = EmptyRun::first_run;
+    auto report = gate_rows({now}, o);
+    REQUIRE(report);
+    REQUIRE(report->pairs.size() == 1);
+    return *report;
+}
+
+// Four machines of one kind, about 1% apart.
+void four_machines(const testing::TempDir& tmp) {
+    record_machine(tmp, "a1a1a1a1a1a1a1a1", 60.0, 4);
+    record_machine(tmp, "b2b2b2b2b2b2b2b2", 60.9, 4);
+    record_machine(tmp, "c3c3c3c3c3c3c3c3", 59.4, 4);
+    record_machine(tmp, "d4d4d4d4d4d4d4d4", 60.4, 4);
+}
+
+}  // namespace
+
+TEST_CASE("new machine with three or more machines in the history: judged across machines", "[gates][machine]") {
+    testing::TempDir tmp;
+    four_machines(tmp);
+    const GateReport same = gate_on_new_machine(tmp, 60.2);
+    const PairReport& p = same.pairs.front();
+    INFO(render_text(same));
+    CHECK(testing::quiet(p.verdict));
+    REQUIRE_FALSE(p.metrics.empty());
+    CHECK(p.metrics.front().test == "machines");
+    CHECK(p.metrics.front().history_runs == 16);
+    CHECK(p.metrics.front().reason.find("judged across 4 other machines") != std::string::npos);
+    CHECK(passed(same));
+
+    const GateReport slower = gate_on_new_machine(tmp, 36.0);  // -40%: beyond any machine's spread
+    INFO(render_text(slower));
+    CHECK(slower.pairs.front().verdict == Verdict::regressed);
+    CHECK_FALSE(passed(slower));
+}
+
+TEST_CASE("new machine with fewer than three comparable machines: no verdict", "[gates][machine]") {
+    testing::TempDir two;
+    record_machine(two, "a1a1a1a1a1a1a1a1", 60.0, 4);
+    record_machine(two, "b2b2b2b2b2b2b2b2", 60.9, 4);
+    CHECK(gate_on_new_machine(two, 36.0).pairs.front().verdict == Verdict::new_machine);
+
+    // Four machines, but their runs used other flags (a CPU suite's -t follows the machine's
+    // cores): another method, so none of them counts.
+    testing::TempDir other_flags;
+    four_machines(other_flags);
+    CHECK(gate_on_new_machine(other_flags, 36.0, "-t 4").pairs.front().verdict == Verdict::new_machine);
+}
