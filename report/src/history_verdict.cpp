@@ -30,8 +30,8 @@ std::string metric_label(const std::string& metric) {
     return m ? std::string(m->label) : md(metric);
 }
 
-// The pair as the page's Results table names its line, with the runtime, and the host only when
-// the page spans several (otherwise the header says it).
+// The pair: its model and runtime, then what tells two pairs of one model apart (harness, batch,
+// prompt length), and the host only when the page spans several (otherwise the header says it).
 std::string pair_cell(const gates::PairReport& p, bool name_host) {
     std::string out = md(p.model) + " on " + md(p.runtime);
     if (p.harness != "text" && !p.harness.empty()) out += " [" + md(p.harness) + "]";
