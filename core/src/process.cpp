@@ -1,9 +1,11 @@
 #include "perfgate/core/process.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <filesystem>
 #include <csignal>
+#include <filesystem>
+#include <set>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -39,6 +41,149 @@ std::string describe(const std::string& program, const ProcessRequest& request) 
     return "'" + program + "'" + (request.cwd.empty() ? "" : " in " + request.cwd);
 }
 
+// The program's path as the child will run it, or why it cannot run.
+Expected<std::string> executable_for(const ProcessRequest& request) {
+    auto exe = find_on_path(request.program);
+    if (!exe) return make_error("cannot run '" + request.program + "': not found or not executable");
+    // A relative path was checked from our folder; the child resolves it after changing to its own.
+    if (!request.cwd.empty()) exe = std::filesystem::absolute(*exe).string();
+    // Boost.Process ignores a failed chdir in the child, which would then run in our folder.
+    if (std::error_code ec; !request.cwd.empty() && !std::filesystem::is_directory(request.cwd, ec))
+        return make_error("cannot start " + describe(*exe, request) + ": no such folder");
+    return *exe;
+}
+
+// A started child: its pid, which is also its process group, and the read ends of its stdout and
+// stderr pipes (owned by the caller from now on).
+struct Spawned {
+    pid_t pid = -1;
+    int out_fd = -1;
+    int err_fd = -1;
+    Clock::time_point start;  // its timeout and wall time count from here
+};
+
+Expected<Spawned> spawn(const std::string& exe, const ProcessRequest& request) {
+    bp::environment env = boost::this_process::environment();
+    for (const auto& [key, value] : request.env) env[key] = value;
+    const boost::filesystem::path stdin_path(request.stdin_file.value_or("/dev/null"));
+    const bool merge = request.merge_stderr;
+    bp::pipe out_pipe, err_pipe;
+    const auto start = Clock::now();
+    std::error_code launch_error;
+    bp::child child;
+    try {
+        child = bp::child(
+            bp::exe = exe, bp::args = request.args, env, bp::start_dir = request.cwd.empty() ? "." : request.cwd,
+            bp::std_in < stdin_path, bp::std_out > out_pipe, bp::std_err > err_pipe,
+            // Last, so that it sees the redirections above. Own process group: a timeout kills the
+            // program and every process it started.
+            bp::extend::on_exec_setup =
+                [merge](auto&) {
+                    ::setpgid(0, 0);
+                    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+                    if (merge) ::dup2(STDOUT_FILENO, STDERR_FILENO);
+                },
+            launch_error);
+    } catch (const std::exception& e) {
+        return make_error("cannot start " + describe(exe, request) + ": " + e.what());
+    }
+    if (launch_error || !child.valid())
+        return make_error("cannot start " + describe(exe, request) + ": " + launch_error.message());
+    const pid_t pid = child.id();
+    // We reap the child ourselves (wait4, for its resource usage): boost must neither wait for it
+    // nor terminate it when `child` goes out of scope.
+    child.detach();
+    ::setpgid(pid, pid);  // also from the parent, so the group exists before we might signal it
+    g_active_group.store(pid);
+
+    // The parent keeps only the read ends; otherwise end of file never comes.
+    ::close(out_pipe.native_sink());
+    out_pipe.assign_sink(-1);
+    ::close(err_pipe.native_sink());
+    err_pipe.assign_sink(-1);
+    const Spawned spawned{pid, out_pipe.native_source(), err_pipe.native_source(), start};
+    out_pipe.assign_source(-1);
+    err_pipe.assign_source(-1);
+    return spawned;
+}
+
+// How the child ended, as wait4 reported it.
+struct Ending {
+    bool timed_out = false;  // we killed its process group at the deadline
+    bool reaped = false;     // wait4 returned the child's status and usage
+    int status = 0;
+    struct rusage usage {};
+};
+
+// At the deadline: the whole group is killed and the child reaped, however long that takes.
+Ending kill_at_deadline(pid_t pid) {
+    Ending ending;
+    ending.timed_out = true;
+    ::kill(-pid, SIGKILL);
+    pid_t waited = -1;
+    do waited = ::wait4(pid, &ending.status, 0, &ending.usage);
+    while (waited < 0 && errno == EINTR);
+    ending.reaped = waited == pid;
+    return ending;
+}
+
+// Reads the child's output while it runs, ticks about once a second, and reaps it when it exits
+// or, at the deadline, kills it.
+Ending capture_until_exit(const Spawned& child, const std::vector<detail::CapturedStream*>& streams,
+                          const ProcessRequest& request) {
+    const auto deadline = child.start + request.timeout;
+    auto next_tick = child.start + std::chrono::seconds(1);
+    Ending ending;
+    bool exited = false;  // reaped, or lost to someone else's wait (ECHILD)
+    while (!exited) {
+        detail::pump(streams, std::chrono::milliseconds(50), request.on_stderr_line);
+        if (request.on_tick && Clock::now() >= next_tick) {
+            next_tick += std::chrono::seconds(1);
+            request.on_tick(std::chrono::duration<double>(Clock::now() - child.start).count());
+        }
+        const pid_t got = ::wait4(child.pid, &ending.status, WNOHANG, &ending.usage);
+        ending.reaped = got == child.pid;
+        exited = ending.reaped || (got < 0 && errno != EINTR);
+        if (!exited && Clock::now() >= deadline) return kill_at_deadline(child.pid);
+    }
+    return ending;
+}
+
+// Leftovers of the group (a grandchild that outlived its parent) go too, and so does every
+// descendant that left the group and was handed to us, with its own group.
+void end_leftovers(pid_t group, const std::set<pid_t>& children_before) {
+    ::kill(-group, SIGKILL);
+    detail::kill_adopted_children(children_before);
+    g_active_group.store(0);
+}
+
+// What the ended tree still had in the pipes, for at most two seconds (a descendant we could not
+// kill may hold them open).
+void drain(const std::vector<detail::CapturedStream*>& streams, const std::function<void(std::string_view)>& on_line) {
+    const auto drain_deadline = Clock::now() + std::chrono::seconds(2);
+    while (std::any_of(streams.begin(), streams.end(), [](const auto* s) { return s->fd >= 0; }) &&
+           Clock::now() < drain_deadline)
+        detail::pump(streams, std::chrono::milliseconds(50), on_line);
+    detail::finish(streams, on_line);
+}
+
+ProcessResult process_result(const Ending& ending, const detail::CapturedStream& out,
+                             const detail::CapturedStream& err, Clock::time_point start) {
+    ProcessResult result;
+    result.timed_out = ending.timed_out;
+    if (ending.timed_out) result.term_signal = SIGKILL;
+    else if (ending.reaped && WIFEXITED(ending.status)) result.exit_code = WEXITSTATUS(ending.status);
+    else if (ending.reaped && WIFSIGNALED(ending.status)) result.term_signal = WTERMSIG(ending.status);
+    // Linux reports ru_maxrss in KiB.
+    if (ending.reaped) result.peak_rss_bytes = static_cast<std::uint64_t>(ending.usage.ru_maxrss) * 1024u;
+    result.out = out.buffer.text();
+    result.err = err.buffer.text();
+    result.out_truncated = out.buffer.truncated();
+    result.err_truncated = err.buffer.truncated();
+    result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+}
+
 }  // namespace
 
 std::string dropped_output_mark(std::size_t bytes) {
@@ -52,110 +197,21 @@ int ProcessResult::shell_status() const {
 }
 
 Expected<ProcessResult> run_process(const ProcessRequest& request) {
-    auto exe = find_on_path(request.program);
-    if (!exe) return make_error("cannot run '" + request.program + "': not found or not executable");
-    // A relative path was checked from our folder; the child resolves it after changing to its own.
-    if (!request.cwd.empty()) exe = std::filesystem::absolute(*exe).string();
-    // Boost.Process ignores a failed chdir in the child, which would then run in our folder.
-    if (std::error_code ec; !request.cwd.empty() && !std::filesystem::is_directory(request.cwd, ec))
-        return make_error("cannot start " + describe(*exe, request) + ": no such folder");
-
-    bp::environment env = boost::this_process::environment();
-    for (const auto& [key, value] : request.env) env[key] = value;
-    const boost::filesystem::path stdin_path(request.stdin_file.value_or("/dev/null"));
-    const bool merge = request.merge_stderr;
-
-    ProcessResult result;
+    auto exe = executable_for(request);
+    if (!exe) return exe.error();
     // Descendants that leave the group (setsid) come back to us as children once their parents
     // are gone; the children we had before are not the run's.
     detail::become_subreaper();
     const auto children_before = detail::our_children();
-    bp::pipe out_pipe, err_pipe;
-    const auto start = Clock::now();
-    std::error_code launch_error;
-    bp::child child;
-    try {
-        child = bp::child(
-            bp::exe = *exe, bp::args = request.args, env, bp::start_dir = request.cwd.empty() ? "." : request.cwd,
-            bp::std_in < stdin_path, bp::std_out > out_pipe, bp::std_err > err_pipe,
-            // Last, so that it sees the redirections above. Own process group: a timeout kills the
-            // program and every process it started.
-            bp::extend::on_exec_setup =
-                [merge](auto&) {
-                    ::setpgid(0, 0);
-                    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-                    if (merge) ::dup2(STDOUT_FILENO, STDERR_FILENO);
-                },
-            launch_error);
-    } catch (const std::exception& e) {
-        return make_error("cannot start " + describe(*exe, request) + ": " + e.what());
-    }
-    if (launch_error || !child.valid())
-        return make_error("cannot start " + describe(*exe, request) + ": " + launch_error.message());
-    const pid_t pid = child.id();
-    // We reap the child ourselves (wait4, for its resource usage): boost must neither wait for it
-    // nor terminate it when `child` goes out of scope.
-    child.detach();
-    ::setpgid(pid, pid);  // also from the parent, so the group exists before we might signal it
-    g_active_group.store(pid);
-
-    // The parent keeps only the read ends; otherwise end of file never comes.
-    ::close(out_pipe.native_sink());
-    out_pipe.assign_sink(-1);
-    ::close(err_pipe.native_sink());
-    err_pipe.assign_sink(-1);
-    detail::CapturedStream out{out_pipe.native_source(), detail::BoundedBuffer(request.capture_limit), false, {}};
-    detail::CapturedStream err{err_pipe.native_source(), detail::BoundedBuffer(request.capture_limit), true, {}};
-    out_pipe.assign_source(-1);
-    err_pipe.assign_source(-1);
+    const auto child = spawn(*exe, request);
+    if (!child) return child.error();
+    detail::CapturedStream out{child->out_fd, detail::BoundedBuffer(request.capture_limit), false, {}};
+    detail::CapturedStream err{child->err_fd, detail::BoundedBuffer(request.capture_limit), true, {}};
     const std::vector<detail::CapturedStream*> streams{&out, &err};
-
-    const auto deadline = start + request.timeout;
-    auto next_tick = start + std::chrono::seconds(1);
-    int status = 0;
-    struct rusage usage {};
-    bool reaped = false;  // wait4 returned the child's status and usage
-    bool exited = false;  // reaped, or lost to someone else's wait (ECHILD)
-    while (!exited) {
-        detail::pump(streams, std::chrono::milliseconds(50), request.on_stderr_line);
-        if (request.on_tick && Clock::now() >= next_tick) {
-            next_tick += std::chrono::seconds(1);
-            request.on_tick(std::chrono::duration<double>(Clock::now() - start).count());
-        }
-        const pid_t got = ::wait4(pid, &status, WNOHANG, &usage);
-        reaped = got == pid;
-        exited = reaped || (got < 0 && errno != EINTR);
-        if (!exited && Clock::now() >= deadline) {
-            result.timed_out = true;
-            ::kill(-pid, SIGKILL);
-            pid_t waited = -1;
-            do waited = ::wait4(pid, &status, 0, &usage);
-            while (waited < 0 && errno == EINTR);
-            reaped = waited == pid;
-            exited = true;
-        }
-    }
-    // Leftovers of the group (a grandchild that outlived its parent) go too, and so does every
-    // descendant that left the group and was handed to us, with its own group.
-    ::kill(-pid, SIGKILL);
-    detail::kill_adopted_children(children_before);
-    g_active_group.store(0);
-    const auto drain_deadline = Clock::now() + std::chrono::seconds(2);
-    while ((out.fd >= 0 || err.fd >= 0) && Clock::now() < drain_deadline)
-        detail::pump(streams, std::chrono::milliseconds(50), request.on_stderr_line);
-    detail::finish(streams, request.on_stderr_line);
-
-    if (result.timed_out) result.term_signal = SIGKILL;
-    else if (reaped && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    else if (reaped && WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
-    // Linux reports ru_maxrss in KiB.
-    if (reaped) result.peak_rss_bytes = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024u;
-    result.out = out.buffer.text();
-    result.err = err.buffer.text();
-    result.out_truncated = out.buffer.truncated();
-    result.err_truncated = err.buffer.truncated();
-    result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return result;
+    const Ending ending = capture_until_exit(*child, streams, request);
+    end_leftovers(child->pid, children_before);
+    drain(streams, request.on_stderr_line);
+    return process_result(ending, out, err, child->start);
 }
 
 void install_termination_handlers() {

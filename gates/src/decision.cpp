@@ -31,6 +31,83 @@ MetricCheck unjudged_metric(const std::string& metric, const std::vector<double>
     return c;
 }
 
+namespace {
+
+// The verdict when no ratio of the two values can be formed; false when one can.
+bool no_ratio(MetricCheck& c) {
+    if (!c.baseline_value) {
+        c.verdict = Verdict::not_comparable;
+        c.reason = fmt::format("the baseline row has no {} value", c.metric);
+        return true;
+    }
+    if (*c.baseline_value <= 0) {
+        // mlxcel's tool dropped these silently (a 0.00 decode rate: 0 tokens generated).
+        c.verdict = Verdict::not_comparable;
+        c.reason = fmt::format("the baseline {} is {:.2f}, so no ratio can be formed", c.metric, *c.baseline_value);
+        return true;
+    }
+    if (!c.current_value) {
+        c.verdict = Verdict::not_comparable;
+        c.reason = fmt::format("the current row has no {} value", c.metric);
+        return true;
+    }
+    return false;
+}
+
+// One-sided p-values of the samples being worse and being better, in the metric's own direction.
+struct DirectionalP {
+    std::optional<double> worse, better;
+};
+
+DirectionalP directional_p(const Metric& m, StatTest test, const std::vector<double>& baseline,
+                           const std::vector<double>& current) {
+    const bool higher = m.better == Better::higher;
+    return {higher ? p_lower(test, current, baseline) : p_lower(test, baseline, current),
+            higher ? p_lower(test, baseline, current) : p_lower(test, current, baseline)};
+}
+
+// Single readings (or samples without any spread): the threshold alone decides, widened by the
+// host's recorded noise. `worse` is the change in the bad direction.
+void decide_by_threshold(MetricCheck& c, double worse, const Threshold& threshold, bool samples_both) {
+    c.test = "threshold-only";
+    c.max_drop = threshold.max_drop + threshold.noise;
+    if (samples_both) c.reason = "samples show no spread; threshold alone";
+    else if (threshold.noise > 0)
+        c.reason = fmt::format("single reading; limit {:.1f}% widened by the host's noise {:.1f}%",
+                               threshold.max_drop * 100, threshold.noise * 100);
+    if (worse > c.max_drop) c.verdict = Verdict::regressed;
+    else if (worse < -c.max_drop) c.verdict = Verdict::improved;
+    else c.verdict = Verdict::unchanged;
+}
+
+// Beyond the threshold, the test of the samples must agree before the change counts.
+void decide_by_test(MetricCheck& c, const Metric& m, double worse, double change, double p_worse, double p_better) {
+    if (worse > c.max_drop) {
+        c.p_value = p_worse;
+        if (p_worse < c.alpha) {
+            c.verdict = Verdict::regressed;
+        } else {
+            c.verdict = Verdict::inconclusive;
+            c.reason = fmt::format("{} {:.1f}% (limit {:.1f}%) but p = {:.3g} >= alpha {:.3g}", worse_word(m),
+                                   std::fabs(change) * 100, c.max_drop * 100, p_worse, c.alpha);
+        }
+    } else if (worse < -c.max_drop) {
+        c.p_value = p_better;
+        if (p_better < c.alpha) {
+            c.verdict = Verdict::improved;
+        } else {
+            c.verdict = Verdict::within_noise;
+            c.reason = fmt::format("{} {:.1f}% but p = {:.3g} >= alpha {:.3g}: not beyond the noise", better_word(m),
+                                   std::fabs(change) * 100, p_better, c.alpha);
+        }
+    } else {
+        c.p_value = worse > 0 ? p_worse : p_better;
+        c.verdict = Verdict::unchanged;
+    }
+}
+
+}  // namespace
+
 MetricCheck decide_metric(const std::string& metric, const std::vector<double>& baseline,
                           const std::vector<double>& current, const Threshold& threshold, StatTest test) {
     const Metric& m = perfgate::metric(metric);
@@ -43,72 +120,20 @@ MetricCheck decide_metric(const std::string& metric, const std::vector<double>& 
     c.threshold_source = threshold.source;
     if (!baseline.empty()) c.baseline_value = median(baseline);
     if (!current.empty()) c.current_value = median(current);
-
-    if (!c.baseline_value) {
-        c.verdict = Verdict::not_comparable;
-        c.reason = fmt::format("the baseline row has no {} value", metric);
-        return c;
-    }
-    if (*c.baseline_value <= 0) {
-        // mlxcel's tool dropped these silently (a 0.00 decode rate: 0 tokens generated).
-        c.verdict = Verdict::not_comparable;
-        c.reason = fmt::format("the baseline {} is {:.2f}, so no ratio can be formed", metric, *c.baseline_value);
-        return c;
-    }
-    if (!c.current_value) {
-        c.verdict = Verdict::not_comparable;
-        c.reason = fmt::format("the current row has no {} value", metric);
-        return c;
-    }
+    if (no_ratio(c)) return c;
     const double change = *c.current_value / *c.baseline_value - 1.0;
     c.change = change;
 
     // Positive: worse, in the metric's own direction; 0 when too small to count at all.
     const double worse = negligible(m, *c.baseline_value, *c.current_value) ? 0.0 : worsening(m, change);
     const bool samples_both = baseline.size() >= 2 && current.size() >= 2;
-    std::optional<double> p_worse, p_better;
-    if (samples_both) {
-        const bool higher = m.better == Better::higher;
-        p_worse = higher ? p_lower(test, current, baseline) : p_lower(test, baseline, current);
-        p_better = higher ? p_lower(test, baseline, current) : p_lower(test, current, baseline);
-    }
-    if (!p_worse || !p_better) {
-        // Single readings (or samples without any spread): the threshold alone decides, widened by
-        // the host's recorded noise.
-        c.test = "threshold-only";
-        c.max_drop = threshold.max_drop + threshold.noise;
-        if (samples_both) c.reason = "samples show no spread; threshold alone";
-        else if (threshold.noise > 0)
-            c.reason = fmt::format("single reading; limit {:.1f}% widened by the host's noise {:.1f}%",
-                                   threshold.max_drop * 100, threshold.noise * 100);
-        if (worse > c.max_drop) c.verdict = Verdict::regressed;
-        else if (worse < -c.max_drop) c.verdict = Verdict::improved;
-        else c.verdict = Verdict::unchanged;
+    const DirectionalP p = samples_both ? directional_p(m, test, baseline, current) : DirectionalP{};
+    if (!p.worse || !p.better) {
+        decide_by_threshold(c, worse, threshold, samples_both);
         return c;
     }
     c.test = to_string(test);
-    if (worse > c.max_drop) {
-        c.p_value = p_worse;
-        if (*p_worse < c.alpha) {
-            c.verdict = Verdict::regressed;
-        } else {
-            c.verdict = Verdict::inconclusive;
-            c.reason = fmt::format("{} {:.1f}% (limit {:.1f}%) but p = {:.3g} >= alpha {:.3g}", worse_word(m),
-                                   std::fabs(change) * 100, c.max_drop * 100, *p_worse, c.alpha);
-        }
-    } else if (worse < -c.max_drop) {
-        c.p_value = p_better;
-        if (*p_better < c.alpha) {
-            c.verdict = Verdict::improved;
-        } else {
-            c.verdict = Verdict::within_noise;
-            c.reason = fmt::format("{} {:.1f}% but p = {:.3g} >= alpha {:.3g}: not beyond the noise", better_word(m),
-                                   std::fabs(change) * 100, *p_better, c.alpha);
-        }
-    } else {
-        c.p_value = worse > 0 ? p_worse : p_better;
-        c.verdict = Verdict::unchanged;
-    }
+    decide_by_test(c, m, worse, change, *p.worse, *p.better);
     return c;
 }
 

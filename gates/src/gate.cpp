@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -13,13 +12,14 @@
 #include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/core/metric.hpp"
 #include "perfgate/core/text.hpp"
-#include "perfgate/gates/calendar.hpp"
 #include "perfgate/gates/acknowledgements.hpp"
 #include "perfgate/gates/decision.hpp"
 #include "perfgate/gates/reference.hpp"
+#include "comparability.hpp"
 #include "history.hpp"
 #include "latest_run.hpp"
 #include "machine_history.hpp"
+#include "pair_verdicts.hpp"
 #include "ref_rules.hpp"
 #include "perfgate/gates/noise_model.hpp"
 #include "perfgate/gates/thresholds.hpp"
@@ -29,6 +29,12 @@
 namespace perfgate::gates {
 namespace {
 
+using detail::describe_baseline;
+using detail::describe_current;
+using detail::describe_pair;
+using detail::finish_pair_verdict;
+using detail::status_metrics;
+
 struct CurrentFile {
     RowContext context;
     const std::vector<ResultRow>* rows = nullptr;
@@ -37,141 +43,6 @@ struct CurrentFile {
     std::vector<std::string> notes;     // which run of the file is judged
 };
 
-// Relative difference of two counts beyond `tolerance`, as a reason; nullopt when they fit.
-std::optional<std::string> beyond_tolerance(const char* what, std::optional<std::int64_t> base,
-                                            std::optional<std::int64_t> now, double tolerance) {
-    if (!base || !now || *base <= 0) return std::nullopt;
-    double rel = std::fabs(static_cast<double>(*now - *base)) / static_cast<double>(*base);
-    if (rel <= tolerance) return std::nullopt;
-    return fmt::format("{} {} in the baseline vs {} now differ by {:.0f}% (tolerance {:.0f}%)", what, *base, *now,
-                       rel * 100, tolerance * 100);
-}
-
-// A decode-rate change that a different generated-token count cannot explain, as a phrase, or
-// nullopt. Generating n instead of m tokens moves the rate by at most the ratio of the counts,
-// r = min/max: fixed costs spread over fewer tokens lower it at most that much, and a longer
-// context raises each token's cost at most in proportion. So a rate ratio outside [r, 1/r],
-// widened by the tolerance, is a real change (a decode that fell by two thirds while 128 tokens
-// became 100), judged like any other with the mismatch as a warning.
-std::optional<std::string> unexplained_by_token_counts(const SampleGroup& base, const SampleGroup& now,
-                                                       double tolerance) {
-    const auto nb = base.generated_tokens(), nn = now.generated_tokens();
-    const auto before = base.samples("decode_tok_s"), after = now.samples("decode_tok_s");
-    if (!nb || !nn || *nb <= 0 || *nn <= 0 || before.empty() || after.empty()) return std::nullopt;
-    const double b = median(before), a = median(after);
-    if (!(b > 0)) return std::nullopt;  // no ratio can be formed; decide_metric says so
-    const double r = static_cast<double>(std::min(*nb, *nn)) / static_cast<double>(std::max(*nb, *nn));
-    const double q = a / b;
-    if (q >= r * (1 - tolerance) && q <= (1 / r) * (1 + tolerance)) return std::nullopt;
-    return fmt::format("decode_tok_s changed {:+.0f}%, far beyond the {:.0f}%..{:+.0f}% the token counts can explain",
-                       (q - 1) * 100, (r * (1 - tolerance) - 1) * 100, ((1 / r) * (1 + tolerance) - 1) * 100);
-}
-
-// Why a baseline group cannot be compared with the current one: `pair` when nothing can be
-// compared (another prompt length, a cross-runtime gap), `decode` when only the decode rate cannot
-// (another decode budget or generated-token count: the prompt, and so prefill, is the same). A
-// difference that does not prevent the comparison is added to `warnings`.
-struct Incomparable {
-    std::optional<std::string> pair, decode;
-    bool any() const { return pair || decode; }
-};
-
-Incomparable not_comparable_reason(const SampleGroup& base, const SampleGroup& now, bool cross_runtime,
-                                   const GateOptions& options, std::vector<std::string>& warnings) {
-    Incomparable why;
-    if (auto r = beyond_tolerance("prompt lengths", base.prompt_tokens(), now.prompt_tokens(), options.prompt_tolerance))
-        why.pair = r;
-    if (cross_runtime && !why.pair) {
-        auto gap = calendar_days_apart(base.date(), now.date());
-        if (gap && *gap > options.max_date_gap_days)
-            why.pair = fmt::format("{} and {} were measured {} calendar days apart ({} vs {}); a cross-runtime "
-                                   "comparison allows {}",
-                                   base.runtime, now.runtime, *gap, base.date(), now.date(), options.max_date_gap_days);
-    }
-    if (why.pair) return why;
-    if (base.max_tokens() && now.max_tokens() && *base.max_tokens() != *now.max_tokens()) {
-        why.decode = fmt::format("decode budgets differ: max_tokens {} in the baseline vs {} now", *base.max_tokens(),
-                                 *now.max_tokens());
-    } else if (auto r = beyond_tolerance("generated token counts", base.generated_tokens(), now.generated_tokens(),
-                                         options.prompt_tolerance)) {
-        auto judged = unexplained_by_token_counts(base, now, options.prompt_tolerance);
-        if (!judged) why.decode = r;
-        else warnings.push_back(*r + "; compared anyway: " + *judged);
-    }
-    return why;
-}
-
-void finish_pair_verdict(PairReport& p) {
-    Verdict worst = Verdict::unchanged;
-    for (const auto& m : p.metrics)
-        if (m.judged) worst = std::min(worst, m.verdict);
-    p.verdict = worst;
-    std::vector<std::string> reasons;
-    for (const auto& m : p.metrics) {
-        if (m.verdict != worst || !m.judged) continue;
-        if (!m.reason.empty()) reasons.push_back(m.metric + ": " + m.reason);
-        else if (fails_gate(worst) && m.change)
-            reasons.push_back(fmt::format("{} {:+.1f}% (limit {}{})", m.metric, *m.change * 100,
-                                          limit_text(perfgate::metric(m.metric), m.max_drop),
-                                          m.p_value ? fmt::format(", p = {:.3g}", *m.p_value) : std::string()));
-    }
-    if (!reasons.empty()) p.reason = fmt::format("{}", fmt::join(reasons, "; "));
-}
-
-// Every metric gets the pair's verdict (used for status verdicts: failed, skipped, new, ...). The
-// readings there are still reported: a new pair's numbers are the point of its first run.
-void status_metrics(PairReport& p, Verdict v, const std::string& reason, const SampleGroup* now,
-                    const SampleGroup* base = nullptr) {
-    p.verdict = v;
-    p.reason = reason;
-    for (const auto& metric : gated_metrics()) {
-        MetricCheck m;
-        m.metric = metric;
-        m.verdict = v;
-        m.reason = reason;
-        if (now) m.current_samples = now->samples(metric);
-        if (!m.current_samples.empty()) m.current_value = median(m.current_samples);
-        if (base) m.baseline_samples = base->samples(metric);
-        if (!m.baseline_samples.empty()) m.baseline_value = median(m.baseline_samples);
-        // An optional metric neither side recorded (every file before peak memory) is not a line.
-        if (!perfgate::metric(metric).required && m.current_samples.empty() && m.baseline_samples.empty()) continue;
-        p.metrics.push_back(std::move(m));
-    }
-}
-
-// The pair's identity, from whichever side has it (the run, or a baseline pair not run now).
-PairReport describe_pair(const SampleGroup& g) {
-    PairReport p;
-    p.model = g.model;
-    p.runtime = g.runtime;
-    p.host = g.host;
-    p.harness = g.harness;
-    p.batch = g.batch;
-    p.prompt_target_len = g.prompt_target_len;
-    return p;
-}
-
-PairReport describe_current(const SampleGroup& g) {
-    PairReport p = describe_pair(g);
-    p.current_model = g.raw_model;
-    p.prompt_tokens = g.prompt_tokens();
-    p.current_status = g.status();
-    p.current_source = g.source();
-    p.current_date = g.date();
-    p.current_rows = g.rows.size();
-    return p;
-}
-
-void describe_baseline(PairReport& p, const SampleGroup& b) {
-    p.baseline_model = b.raw_model;
-    p.baseline_runtime = b.runtime;
-    p.baseline_prompt_tokens = b.prompt_tokens();
-    p.baseline_status = b.status();
-    p.baseline_source = b.source();
-    p.baseline_date = b.date();
-    p.baseline_rows = b.rows.size();
-}
-
 class Gate {
 public:
     Gate(const GateOptions& options, detail::Sources sources) : options_(options), sources_(std::move(sources)) {}
@@ -179,13 +50,33 @@ public:
     Expected<GateReport> run(const std::vector<CurrentFile>& current) {
         report_.baseline_ref = options_.baseline_ref.value_or("");
         for (auto& n : sources_.notes) report_.notes.push_back(n);
-        if (options_.catalog) {
-            auto c = read_model_catalog(*options_.catalog);
-            if (!c) return c.error();
-            catalog_ = std::move(*c);
-            report_.notes.push_back(fmt::format("model aliases from {} ({} names)", *options_.catalog, catalog_.size()));
-        }
+        if (auto st = load_catalog(); !st) return st.error();
+        const std::set<std::string> result_identities = take_current(current);
+        if (auto st = check_host_tags(); !st) return st.error();
+        if (auto st = load_thresholds(); !st) return st.error();
+        if (auto st = load_history(result_identities); !st) return st.error();
+        if (auto st = judge_run(); !st) return st.error();
+        if (options_.report_missing)
+            if (auto st = add_missing(); !st) return st.error();
+        note_unjudged_pairs();
+        if (auto st = add_pull_request_findings(result_identities); !st) return st.error();
+        sort_worst_first(report_.pairs);
+        return std::move(report_);
+    }
 
+private:
+    Status load_catalog() {
+        if (!options_.catalog) return Ok{};
+        auto c = read_model_catalog(*options_.catalog);
+        if (!c) return c.error();
+        catalog_ = std::move(*c);
+        report_.notes.push_back(fmt::format("model aliases from {} ({} names)", *options_.catalog, catalog_.size()));
+        return Ok{};
+    }
+
+    // The run's rows as pairs, with its files' warnings and notes; returns the identities of the
+    // results files, which are never their own history.
+    std::set<std::string> take_current(const std::vector<CurrentFile>& current) {
         std::set<std::string> result_identities;
         for (const auto& f : current) {
             auto groups = group_rows(*f.rows, f.context, catalog_);
@@ -194,9 +85,12 @@ public:
             report_.warnings.insert(report_.warnings.end(), f.warnings.begin(), f.warnings.end());
             report_.notes.insert(report_.notes.end(), f.notes.begin(), f.notes.end());
         }
+        return result_identities;
+    }
 
-        // A host tag becomes part of a path (thresholds/<host>.json): checked by the probe's rule,
-        // whichever source it came from.
+    // A host tag becomes part of a path (thresholds/<host>.json): checked by the probe's rule,
+    // whichever source it came from.
+    Status check_host_tags() const {
         for (const auto& g : groups_) {
             if (g.host.empty()) continue;
             const std::string source = !options_.host.empty()      ? std::string("--host")
@@ -204,14 +98,14 @@ public:
                                                                   : "the file name of " + g.first().source_file;
             if (auto bad = host_tag_problem(g.host, source)) return make_error(*bad);
         }
+        return Ok{};
+    }
 
-        if (auto st = load_thresholds(); !st) return st.error();
-        if (auto st = load_history(result_identities); !st) return st.error();
-
-        // The error budget is shared by the decisions the run makes, known once they are made: a
-        // first pass counts them, a second judges with that count (judging is pure; files are
-        // read once). An optional metric without a baseline reading is not a decision, so a
-        // history from before it gates as it did.
+    // The error budget is shared by the decisions the run makes, known once they are made: a
+    // first pass counts them, a second judges with that count (judging is pure; files are
+    // read once). An optional metric without a baseline reading is not a decision, so a
+    // history from before it gates as it did.
+    Status judge_run() {
         rule_ = options_.history_rule;
         auto pairs = judge_all();
         if (!pairs) return pairs.error();
@@ -220,10 +114,12 @@ public:
             if (!pairs) return pairs.error();
         }
         for (auto& p : *pairs) report_.pairs.push_back(std::move(p));
-        if (options_.report_missing)
-            if (auto st = add_missing(); !st) return st.error();
-        // Missing pairs do not fail a run without a baseline ref, so they are said out loud, not
-        // only listed among the verdicts.
+        return Ok{};
+    }
+
+    // Pairs that got no verdict of their own are said out loud, not only listed among the verdicts.
+    void note_unjudged_pairs() {
+        // Missing pairs do not fail a run without a baseline ref.
         if (const auto missing = report_.count(Verdict::missing); missing > 0 && !options_.baseline_ref)
             report_.warnings.push_back(fmt::format(
                 "{} pair{} of the baseline {} not run now (listed as missing; they do not fail this run, but "
@@ -236,17 +132,17 @@ public:
                 "a baseline on this machine (`cmake --workflow --preset cpu-baseline` on a CPU host) or use "
                 "`perfgate ab`",
                 counted(n, "pair")));
+    }
 
+    // At a base ref: working-tree edits the gate ignored, and baselines the change removed.
+    Status add_pull_request_findings(const std::set<std::string>& result_identities) {
         auto pr = sources_.pull_request_warnings(result_identities);
         if (!pr) return pr.error();
         for (auto& w : pr->warnings) report_.warnings.push_back(std::move(w));
         for (auto& f : pr->failures) report_.run_failures.push_back(std::move(f));
-
-        sort_worst_first(report_.pairs);
-        return std::move(report_);
+        return Ok{};
     }
 
-private:
     Status load_thresholds() {
         auto base = sources_.threshold_text("default.json");
         if (!base) return base.error();
@@ -335,9 +231,7 @@ private:
             if (!b) b = match_in_file(*explicit_, g, true);
             return std::pair<HistoryFile*, const SampleGroup*>{explicit_.get(), b};
         }
-        std::vector<std::string> series{g.series};
-        if (g.runtime != g.series && !g.runtime.empty()) series.push_back(g.runtime);
-        for (const auto& s : series) {
+        for (const auto& s : series_of(g)) {
             for (HistoryFile* f : history_.candidates(s, g.host, g.date())) {
                 auto mentions = BenchmarkHistory::mentions_any(*f, spellings);
                 if (!mentions) return mentions.error();
@@ -432,9 +326,7 @@ private:
         if (explicit_) return newest_first;
         std::size_t runs = run_levels(*b, gated_metrics().front()).size();
         std::set<HistoryFile*> seen{baseline_file};
-        std::vector<std::string> series{g.series};
-        if (g.runtime != g.series && !g.runtime.empty()) series.push_back(g.runtime);
-        for (const auto& s : series) {
+        for (const auto& s : series_of(g)) {
             for (HistoryFile* f : history_.candidates(s, g.host, baseline_file->name.date)) {
                 if (runs >= options_.history_rule.horizon) break;
                 if (!seen.insert(f).second) continue;
@@ -448,7 +340,7 @@ private:
                 // other runtime flags (llama-bench -t 2 before the CPU thread default) another
                 // method: neither belongs to the baseline's noise.
                 std::vector<std::string> ignored;  // warnings of a history run are not this run's
-                if (not_comparable_reason(*h, g, false, options_, ignored).any()) continue;
+                if (detail::not_comparable_reason(*h, g, false, options_, ignored).any()) continue;
                 if (h->first().flags != b->first().flags) continue;
                 newest_first.push_back(h);
                 runs += run_levels(*h, gated_metrics().front()).size();
@@ -465,7 +357,7 @@ private:
         if (workload_change(g)) return std::nullopt;
         std::vector<std::string> ignored;  // warnings of a history run are not this run's
         const auto comparable = [&](const SampleGroup& h) {
-            return !not_comparable_reason(h, g, false, options_, ignored).any() && h.first().flags == g.first().flags;
+            return !detail::not_comparable_reason(h, g, false, options_, ignored).any() && h.first().flags == g.first().flags;
         };
         const ThresholdSet& set = thresholds_.at(g.host);
         std::size_t machines = 0;
@@ -487,6 +379,8 @@ private:
         return p;
     }
 
+
+    // Finds the pair's baseline (loading files as needed) and judges the pair against it.
     Expected<PairReport> judge(const SampleGroup& g) {
         PairReport p = describe_current(g);
         const auto spellings = catalog_.spellings(g.raw_model);
@@ -494,144 +388,225 @@ private:
         auto found = find_baseline(g, spellings, others);
         if (!found) return found.error();
         auto [file, b] = *found;
-        const StatusToken now{g.status()};
-
-        if (!b && now.ok() && others.ids.size() >= kMinMachinesForSpread && !explicit_)
-            if (auto across = judge_across_machines(p, g, others)) return std::move(*across);
-        if (!b && !others.empty() && now.ok()) {
-            // At a base ref a pull request's run must be compared with the base or fail (issue 26
-            // item 4): a machine without history there gives no verdict, so the pair fails.
-            if (options_.baseline_ref && !explicit_)
-                status_metrics(p, Verdict::failed,
-                               detail::new_machine_reason(g, detail::machine_of(g), others) + "; at base ref " +
-                                   *options_.baseline_ref + " a pull request's pair must be compared on its own machine "
-                                   "(run `perfgate ab` on one machine instead)",
-                               &g);
-            else status_metrics(p, Verdict::new_machine, detail::new_machine_reason(g, detail::machine_of(g), others), &g);
-            return p;
-        }
         if (!b) {
-            std::string where = explicit_ ? explicit_->display_path
-                                          : fmt::format("{} ({} files of {} on host {})", options_.baseline_ref
-                                                                                             ? *options_.baseline_ref + ":" + options_.benchmarks_dir
-                                                                                             : options_.benchmarks_dir,
-                                                        g.series, g.series, g.host);
-            std::string reason = fmt::format("no earlier reading of {} ({}, {}) in {}", g.raw_model, g.runtime,
-                                             g.harness, where);
-            if (!others.empty())
-                reason = fmt::format("no earlier reading of {} ({}, {}) on machine {} in {}; its readings there come "
-                                     "from other machines",
-                                     g.raw_model, g.runtime, g.harness, detail::machine_of(g), where);
-            if (now.is_fail()) status_metrics(p, Verdict::failed, now.text + " now, " + reason, &g);
-            else if (now.is_skip()) status_metrics(p, Verdict::skipped, now.text + " now, " + reason, &g);
-            else if (auto changed = workload_change(g)) status_metrics(p, Verdict::failed, *changed, &g);
-            else {
-                // At a base ref "new" must mean a pair the change adds on a host with history, not a
-                // host tag or a clock that the change switched away from every baseline.
-                auto unknown = options_.baseline_ref && !explicit_
-                                   ? detail::unknown_at_ref(history_, g, series_of(g), spellings, catalog_,
-                                                            *options_.baseline_ref)
-                                   : Expected<std::optional<std::string>>(std::optional<std::string>{});
-                if (!unknown) return unknown.error();
-                if (*unknown) status_metrics(p, Verdict::failed, **unknown, &g);
-                else status_metrics(p, Verdict::new_pair, reason, &g);
-            }
+            if (auto st = judge_without_baseline(p, g, spellings, others); !st) return st.error();
             return p;
         }
         matched_.insert(b);
         matched_.insert(machines_.original(b));
         baseline_files_.insert(file);
         describe_baseline(p, *b);
-        const StatusToken then{b->status()};
-        const bool cross = b->runtime != g.runtime;
+        if (auto st = judge_against_baseline(p, g, *file, *b, spellings); !st) return st.error();
+        if (auto st = add_baseline_warnings(p, g, *file, *b, spellings); !st) return st.error();
+        return p;
+    }
 
+    // A pair without a baseline reading on this machine: new machine, new, or its status now.
+    Status judge_without_baseline(PairReport& p, const SampleGroup& g, const std::vector<std::string>& spellings,
+                                  const detail::OtherMachines& others) {
+        const StatusToken now{g.status()};
+        if (now.ok() && others.ids.size() >= kMinMachinesForSpread && !explicit_)
+            if (auto across = judge_across_machines(p, g, others)) {
+                p = std::move(*across);
+                return Ok{};
+            }
+        if (!others.empty() && now.ok()) {
+            judge_new_machine(p, g, others);
+            return Ok{};
+        }
+        const std::string reason = no_baseline_reason(g, others);
+        if (now.is_fail()) status_metrics(p, Verdict::failed, now.text + " now, " + reason, &g);
+        else if (now.is_skip()) status_metrics(p, Verdict::skipped, now.text + " now, " + reason, &g);
+        else if (auto changed = workload_change(g)) status_metrics(p, Verdict::failed, *changed, &g);
+        else return judge_first_reading(p, g, spellings, reason);
+        return Ok{};
+    }
+
+    // A pair measured ok now whose readings on this host come from other machines only.
+    void judge_new_machine(PairReport& p, const SampleGroup& g, const detail::OtherMachines& others) const {
+        const std::string reason = detail::new_machine_reason(g, detail::machine_of(g), others);
+        // At a base ref a pull request's run must be compared with the base or fail (issue 26
+        // item 4): a machine without history there gives no verdict, so the pair fails.
+        if (options_.baseline_ref && !explicit_)
+            status_metrics(p, Verdict::failed,
+                           reason + "; at base ref " + *options_.baseline_ref +
+                               " a pull request's pair must be compared on its own machine "
+                               "(run `perfgate ab` on one machine instead)",
+                           &g);
+        else status_metrics(p, Verdict::new_machine, reason, &g);
+    }
+
+    // Where the gate looked for an earlier reading of the pair, and found none.
+    std::string no_baseline_reason(const SampleGroup& g, const detail::OtherMachines& others) const {
+        const std::string where =
+            explicit_ ? explicit_->display_path
+                      : fmt::format("{} ({} files of {} on host {})",
+                                    options_.baseline_ref ? *options_.baseline_ref + ":" + options_.benchmarks_dir
+                                                          : options_.benchmarks_dir,
+                                    g.series, g.series, g.host);
+        if (!others.empty())
+            return fmt::format("no earlier reading of {} ({}, {}) on machine {} in {}; its readings there come from "
+                               "other machines",
+                               g.raw_model, g.runtime, g.harness, detail::machine_of(g), where);
+        return fmt::format("no earlier reading of {} ({}, {}) in {}", g.raw_model, g.runtime, g.harness, where);
+    }
+
+    // A pair's first reading is new. At a base ref "new" must mean a pair the change adds on a
+    // host with history, not a host tag or a clock that the change switched away from every
+    // baseline.
+    Status judge_first_reading(PairReport& p, const SampleGroup& g, const std::vector<std::string>& spellings,
+                               const std::string& reason) {
+        if (options_.baseline_ref && !explicit_) {
+            auto unknown = detail::unknown_at_ref(history_, g, series_of(g), spellings, catalog_, *options_.baseline_ref);
+            if (!unknown) return unknown.error();
+            if (*unknown) {
+                status_metrics(p, Verdict::failed, **unknown, &g);
+                return Ok{};
+            }
+        }
+        status_metrics(p, Verdict::new_pair, reason, &g);
+        return Ok{};
+    }
+
+    // A pair with a baseline reading: a status verdict when either side has no reading, the
+    // workload changed or the two cannot be compared; else each metric judged against the history.
+    Status judge_against_baseline(PairReport& p, const SampleGroup& g, HistoryFile& file, const SampleGroup& b,
+                                  const std::vector<std::string>& spellings) {
+        const StatusToken now{g.status()}, then{b.status()};
         if (now.is_fail()) {
-            if (then.is_fail())
-                status_metrics(p, Verdict::unchanged,
-                               fmt::format("{} now, as in the baseline ({}): a known failure", now.text, then.text), &g,
-                               b);
-            else if (then.ok())
-                status_metrics(p, Verdict::failed,
-                               fmt::format("hard regression: passed in the baseline ({}), {} now", b->source(), now.text),
-                               &g, b);
-            else
-                status_metrics(p, Verdict::failed, fmt::format("{} now; the baseline was {}", now.text, then.text), &g, b);
+            judge_failed_now(p, g, b);
         } else if (now.is_skip()) {
-            const std::string what = fmt::format("{} now; the baseline was {}", now.text, then.text);
-            if (then.is_skip())
-                status_metrics(p, Verdict::skipped_as_before, fmt::format("{} now, as in the baseline", now.text), &g, b);
-            else if (then.ok())
-                guard_dropped_pair(p, Verdict::skipped, what + fmt::format(" ({})", b->source()), g.runtime, g.raw_model,
-                                   &g, b);
-            else
-                status_metrics(p, Verdict::skipped, what, &g, b);
+            judge_skipped_now(p, g, b);
         } else if (!then.ok()) {
             status_metrics(p, Verdict::new_pair,
-                           fmt::format("no baseline reading: the baseline row is {} ({})", then.text, b->source()), &g, b);
+                           fmt::format("no baseline reading: the baseline row is {} ({})", then.text, b.source()), &g, &b);
         } else if (auto changed = workload_change(g)) {
-            status_metrics(p, Verdict::failed, *changed, &g, b);
-        } else if (auto why = not_comparable_reason(*b, g, cross, options_, p.warnings); why.pair) {
-            status_metrics(p, Verdict::not_comparable, *why.pair, &g, b);
+            status_metrics(p, Verdict::failed, *changed, &g, &b);
         } else {
-            const ThresholdSet& set = thresholds_.at(g.host);
-            auto history = history_groups(g, file, b, spellings);
-            if (!history) return history.error();
-            for (const auto& metric : gated_metrics()) {
-                const auto before = b->samples(metric), now = g.samples(metric);
-                // A metric that neither side measures (a runtime that reports decode only) is not a
-                // comparison at all; one side without it is still reported as not comparable.
-                if (before.empty() && now.empty() && !p.metrics.empty()) continue;
-                if (!perfgate::metric(metric).required && (before.empty() || now.empty())) {
-                    p.metrics.push_back(unjudged_metric(metric, before, now));
-                    continue;
-                }
-                Threshold t = set.lookup(metric, g.model, g.runtime);
-                // One run is one piece of evidence, however many history files hold its rows (a
-                // copied or merged file): counted twice, it narrowed the noise and flipped a -7%
-                // from inconclusive to regressed (issue 26 item 16).
-                std::vector<RunLevel> levels;
-                std::set<std::string> seen;
-                std::vector<std::string> repeated;
-                for (const SampleGroup* h : *history)
-                    for (auto& run : run_levels(*h, metric)) {
-                        if (seen.insert(run.run).second) levels.push_back(std::move(run));
-                        else repeated.push_back(run.run);
-                    }
-                if (!repeated.empty() && metric == gated_metrics().front())
-                    p.warnings.push_back(fmt::format("run {} appears in more than one history file of {} {}; each run "
-                                                     "is counted once",
-                                                     fmt::join(repeated, ", "), g.runtime, g.raw_model));
-                const std::size_t horizon = options_.history_rule.horizon;
-                if (levels.size() > horizon) levels.erase(levels.begin(), levels.end() - static_cast<long>(horizon));
-                if (why.decode && metric == "decode_tok_s") {
-                    p.metrics.push_back(detail::not_comparable_metric(metric, *why.decode, before, now));
-                    continue;
-                }
-                const Reference ref = reference_of(g, metric, levels, t);
-                std::vector<double> ref_samples;
-                for (std::size_t i = ref.first; i < ref.first + ref.count; ++i)
-                    for (const SampleGroup* h : *history) {
-                        const auto s = run_samples(*h, metric, levels[i].run);
-                        ref_samples.insert(ref_samples.end(), s.begin(), s.end());
-                    }
-                p.metrics.push_back(decide_metric_history(metric, levels, ref, ref_samples, now, g.ok_rows.size(), t,
-                                                          options_.test, rule_));
-            }
-            finish_pair_verdict(p);
+            const auto why = detail::not_comparable_reason(b, g, b.runtime != g.runtime, options_, p.warnings);
+            if (why.pair) status_metrics(p, Verdict::not_comparable, *why.pair, &g, &b);
+            else if (auto st = judge_metrics(p, g, file, b, why.decode, spellings); !st) return st;
         }
         if (options_.baseline_ref) detail::fail_not_comparable_at_ref(p, *options_.baseline_ref);
-        if (cross)
-            p.warnings.push_back(fmt::format("cross-runtime comparison: {} against {} on host {}", g.runtime, b->runtime,
+        return Ok{};
+    }
+
+    // A FAIL now is a known failure when the baseline failed too, else a failed pair.
+    static void judge_failed_now(PairReport& p, const SampleGroup& g, const SampleGroup& b) {
+        const StatusToken now{g.status()}, then{b.status()};
+        if (then.is_fail())
+            status_metrics(p, Verdict::unchanged,
+                           fmt::format("{} now, as in the baseline ({}): a known failure", now.text, then.text), &g, &b);
+        else if (then.ok())
+            status_metrics(p, Verdict::failed,
+                           fmt::format("hard regression: passed in the baseline ({}), {} now", b.source(), now.text), &g,
+                           &b);
+        else
+            status_metrics(p, Verdict::failed, fmt::format("{} now; the baseline was {}", now.text, then.text), &g, &b);
+    }
+
+    // A SKIP now: as before when the baseline skipped too; a pair measured ok before may not drop out.
+    void judge_skipped_now(PairReport& p, const SampleGroup& g, const SampleGroup& b) {
+        const StatusToken now{g.status()}, then{b.status()};
+        const std::string what = fmt::format("{} now; the baseline was {}", now.text, then.text);
+        if (then.is_skip())
+            status_metrics(p, Verdict::skipped_as_before, fmt::format("{} now, as in the baseline", now.text), &g, &b);
+        else if (then.ok())
+            guard_dropped_pair(p, Verdict::skipped, what + fmt::format(" ({})", b.source()), g.runtime, g.raw_model, &g,
+                               &b);
+        else
+            status_metrics(p, Verdict::skipped, what, &g, &b);
+    }
+
+    // Reads the pair's history and judges each metric against it; `decode_not_comparable` says why
+    // the decode rate alone cannot be compared.
+    Status judge_metrics(PairReport& p, const SampleGroup& g, HistoryFile& file, const SampleGroup& b,
+                         const std::optional<std::string>& decode_not_comparable,
+                         const std::vector<std::string>& spellings) {
+        const ThresholdSet& set = thresholds_.at(g.host);
+        auto history = history_groups(g, &file, &b, spellings);
+        if (!history) return history.error();
+        for (const auto& metric : gated_metrics()) {
+            const auto before = b.samples(metric), now = g.samples(metric);
+            // A metric that neither side measures (a runtime that reports decode only) is not a
+            // comparison at all; one side without it is still reported as not comparable.
+            if (before.empty() && now.empty() && !p.metrics.empty()) continue;
+            if (!perfgate::metric(metric).required && (before.empty() || now.empty())) {
+                p.metrics.push_back(unjudged_metric(metric, before, now));
+                continue;
+            }
+            const auto levels = history_levels(*history, metric, g, p.warnings);
+            if (decode_not_comparable && metric == "decode_tok_s") {
+                p.metrics.push_back(detail::not_comparable_metric(metric, *decode_not_comparable, before, now));
+                continue;
+            }
+            p.metrics.push_back(judge_metric(g, metric, *history, levels, set.lookup(metric, g.model, g.runtime), now));
+        }
+        finish_pair_verdict(p);
+        return Ok{};
+    }
+
+    // The pair's runs of `metric` in its history, oldest first, the latest `horizon` of them. One
+    // run is one piece of evidence, however many history files hold its rows (a copied or merged
+    // file): counted twice, it narrowed the noise and flipped a -7% from inconclusive to regressed
+    // (issue 26 item 16).
+    std::vector<RunLevel> history_levels(const std::vector<const SampleGroup*>& history, const std::string& metric,
+                                         const SampleGroup& g, std::vector<std::string>& warnings) const {
+        std::vector<RunLevel> levels;
+        std::set<std::string> seen;
+        std::vector<std::string> repeated;
+        for (const SampleGroup* h : history)
+            for (auto& run : run_levels(*h, metric)) {
+                if (seen.insert(run.run).second) levels.push_back(std::move(run));
+                else repeated.push_back(run.run);
+            }
+        if (!repeated.empty() && metric == gated_metrics().front())
+            warnings.push_back(fmt::format("run {} appears in more than one history file of {} {}; each run is counted "
+                                           "once",
+                                           fmt::join(repeated, ", "), g.runtime, g.raw_model));
+        const std::size_t horizon = options_.history_rule.horizon;
+        if (levels.size() > horizon) levels.erase(levels.begin(), levels.end() - static_cast<long>(horizon));
+        return levels;
+    }
+
+    // One metric against the pair's reference level among `levels`, with its history's noise.
+    MetricCheck judge_metric(const SampleGroup& g, const std::string& metric,
+                             const std::vector<const SampleGroup*>& history, const std::vector<RunLevel>& levels,
+                             const Threshold& t, const std::vector<double>& now) const {
+        const Reference ref = reference_of(g, metric, levels, t);
+        return decide_metric_history(metric, levels, ref, reference_samples(history, metric, levels, ref), now,
+                                     g.ok_rows.size(), t, options_.test, rule_);
+    }
+
+    // The samples of the reference's runs, from whichever history files hold them.
+    static std::vector<double> reference_samples(const std::vector<const SampleGroup*>& history,
+                                                 const std::string& metric, const std::vector<RunLevel>& levels,
+                                                 const Reference& ref) {
+        std::vector<double> samples;
+        for (std::size_t i = ref.first; i < ref.first + ref.count; ++i)
+            for (const SampleGroup* h : history) {
+                const auto s = run_samples(*h, metric, levels[i].run);
+                samples.insert(samples.end(), s.begin(), s.end());
+            }
+        return samples;
+    }
+
+    // What the verdict alone does not say: a cross-runtime comparison, a changed machine, a newer
+    // reading than the baseline.
+    Status add_baseline_warnings(PairReport& p, const SampleGroup& g, const HistoryFile& file, const SampleGroup& b,
+                                 const std::vector<std::string>& spellings) {
+        if (b.runtime != g.runtime)
+            p.warnings.push_back(fmt::format("cross-runtime comparison: {} against {} on host {}", g.runtime, b.runtime,
                                              g.host));
-        if (auto fp = detail::fingerprint_change(*b, g)) p.warnings.push_back(*fp);
+        if (auto fp = detail::fingerprint_change(b, g)) p.warnings.push_back(*fp);
         // With a machine id the baseline is this machine's newest reading: another machine's newer
         // reading supersedes nothing.
-        if (then.ok() && now.ok() && detail::machine_of(g).empty()) {
-            auto sup = detail::superseded_baseline(history_, *file, *b, g.date(), spellings, catalog_);
+        if (StatusToken{b.status()}.ok() && StatusToken{g.status()}.ok() && detail::machine_of(g).empty()) {
+            auto sup = detail::superseded_baseline(history_, file, b, g.date(), spellings, catalog_);
             if (!sup) return sup.error();
             if (*sup) p.warnings.push_back(**sup);
         }
-        return p;
+        return Ok{};
     }
 
     // Baseline pairs not run now: from the explicit baseline, or from the newest full sweep (not a

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "perfgate/core/metric.hpp"
 #include "perfgate/gates/statistics.hpp"
@@ -17,10 +16,6 @@ std::vector<double> metric_samples(const ResultRow& r, const std::string& metric
 
 }  // namespace
 
-std::string run_key(const ResultRow& r) {
-    return r.run_id.empty() ? r.source_file + ":" + std::to_string(r.source_line) : r.run_id;
-}
-
 std::vector<double> run_samples(const SampleGroup& group, const std::string& metric, const std::string& run) {
     std::vector<double> out;
     for (const ResultRow* r : group.ok_rows) {
@@ -32,35 +27,25 @@ std::vector<double> run_samples(const SampleGroup& group, const std::string& met
 }
 
 std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& metric) {
-    struct Acc {
-        std::string when;
-        std::vector<double> samples;
-        std::size_t launches = 0;
-        std::size_t first = 0;  // file order, the tie-breaker
-    };
-    std::map<std::string, Acc> runs;
-    std::size_t order = 0;
-    for (const ResultRow* r : group.ok_rows) {
-        std::vector<double> s = metric_samples(*r, metric);
-        ++order;
-        if (s.empty()) continue;
-        const std::string id = run_key(*r);
-        auto [it, fresh] = runs.try_emplace(id);
-        Acc& a = it->second;
-        if (fresh) a.first = order;
-        const std::string when = !r->timestamp.empty() ? r->timestamp : r->date;
-        if (when > a.when) a.when = when;
-        a.samples.insert(a.samples.end(), s.begin(), s.end());
-        ++a.launches;
-    }
-    std::vector<std::pair<std::size_t, RunLevel>> out;
-    for (auto& [id, a] : runs) out.push_back({a.first, RunLevel{id, a.when, median(a.samples), a.launches}});
-    std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
-        if (x.second.when != y.second.when) return x.second.when < y.second.when;
-        return x.first < y.first;
-    });
+    // Rows that did not measure the metric take no part, so a run of such rows only is no run.
+    std::vector<const ResultRow*> measured;
+    for (const ResultRow* r : group.ok_rows)
+        if (!metric_samples(*r, metric).empty()) measured.push_back(r);
     std::vector<RunLevel> levels;
-    for (auto& [_, l] : out) levels.push_back(std::move(l));
+    for (const RowRun& run : group_into_runs(measured)) {
+        RunLevel level{run.run, "", 0, run.rows.size()};
+        std::vector<double> samples;
+        for (const ResultRow* r : run.rows) {
+            const std::string& when = !r->timestamp.empty() ? r->timestamp : r->date;
+            if (when > level.when) level.when = when;
+            const auto s = metric_samples(*r, metric);
+            samples.insert(samples.end(), s.begin(), s.end());
+        }
+        level.value = median(samples);
+        levels.push_back(std::move(level));
+    }
+    // Chronological; runs of one time keep the order of their first rows (file order).
+    std::stable_sort(levels.begin(), levels.end(), [](const RunLevel& x, const RunLevel& y) { return x.when < y.when; });
     return levels;
 }
 

@@ -22,6 +22,54 @@ std::string dump_at(const json& value, int depth) {
     return out;
 }
 
+json metric_json(const MetricCheck& m) {
+    return {{"metric", m.metric},
+            {"verdict", to_string(m.verdict)},
+            {"baseline", m.baseline_value},
+            {"current", m.current_value},
+            {"change", m.change},
+            {"baseline_samples", m.baseline_samples},
+            {"current_samples", m.current_samples},
+            {"max_drop", m.max_drop},
+            {"alpha", m.alpha},
+            {"test", m.test},
+            {"p_value", m.p_value},
+            {"history_runs", m.history_runs},
+            {"reference_runs", m.reference_runs},
+            {"reference", m.reference},
+            {"run_noise", m.run_noise},
+            {"min_detectable_effect", m.min_detectable_effect},
+            {"threshold_source", m.threshold_source},
+            {"reason", m.reason}};
+}
+
+json pair_json(const PairReport& p) {
+    json metrics = json::array();
+    for (const auto& m : p.metrics) metrics.push_back(metric_json(m));
+    return {{"model", p.model},
+            {"current_model", p.current_model},
+            {"baseline_model", p.baseline_model},
+            {"runtime", p.runtime},
+            {"baseline_runtime", p.baseline_runtime},
+            {"host", p.host},
+            {"harness", p.harness},
+            {"batch", p.batch},
+            {"prompt_tokens", p.prompt_tokens},
+            {"baseline_prompt_tokens", p.baseline_prompt_tokens},
+            {"prompt_target_len", p.prompt_target_len},
+            {"current_status", p.current_status},
+            {"baseline_status", p.baseline_status},
+            {"current_source", p.current_source},
+            {"baseline_source", p.baseline_source},
+            {"current_rows", p.current_rows},
+            {"baseline_rows", p.baseline_rows},
+            {"reruns", p.reruns},
+            {"verdict", to_string(p.verdict)},
+            {"reason", p.reason},
+            {"warnings", p.warnings},
+            {"metrics", metrics}};
+}
+
 }  // namespace
 
 std::string render_json(const GateReport& report) {
@@ -35,50 +83,8 @@ std::string render_json(const GateReport& report) {
     out += "  \"notes\": " + dump_at(report.notes, 1) + ",\n";
     out += "  \"pairs\": [";
     for (const auto& p : report.pairs) {
-        json metrics = json::array();
-        for (const auto& m : p.metrics)
-            metrics.push_back({{"metric", m.metric},
-                               {"verdict", to_string(m.verdict)},
-                               {"baseline", m.baseline_value},
-                               {"current", m.current_value},
-                               {"change", m.change},
-                               {"baseline_samples", m.baseline_samples},
-                               {"current_samples", m.current_samples},
-                               {"max_drop", m.max_drop},
-                               {"alpha", m.alpha},
-                               {"test", m.test},
-                               {"p_value", m.p_value},
-                               {"history_runs", m.history_runs},
-                               {"reference_runs", m.reference_runs},
-                               {"reference", m.reference},
-                               {"run_noise", m.run_noise},
-                               {"min_detectable_effect", m.min_detectable_effect},
-                               {"threshold_source", m.threshold_source},
-                               {"reason", m.reason}});
-        const json pair = {{"model", p.model},
-                         {"current_model", p.current_model},
-                         {"baseline_model", p.baseline_model},
-                         {"runtime", p.runtime},
-                         {"baseline_runtime", p.baseline_runtime},
-                         {"host", p.host},
-                         {"harness", p.harness},
-                         {"batch", p.batch},
-                         {"prompt_tokens", p.prompt_tokens},
-                         {"baseline_prompt_tokens", p.baseline_prompt_tokens},
-                         {"prompt_target_len", p.prompt_target_len},
-                         {"current_status", p.current_status},
-                         {"baseline_status", p.baseline_status},
-                         {"current_source", p.current_source},
-                         {"baseline_source", p.baseline_source},
-                         {"current_rows", p.current_rows},
-                         {"baseline_rows", p.baseline_rows},
-                         {"reruns", p.reruns},
-                         {"verdict", to_string(p.verdict)},
-                         {"reason", p.reason},
-                         {"warnings", p.warnings},
-                         {"metrics", metrics}};
         out += &p == &report.pairs.front() ? "\n    " : ",\n    ";
-        out += dump_at(pair, 2);
+        out += dump_at(pair_json(p), 2);
     }
     out += report.pairs.empty() ? "],\n" : "\n  ],\n";
     out += "  \"run_failures\": " + dump_at(report.run_failures, 1) + ",\n";

@@ -24,62 +24,66 @@ void set_attribute(pt::ptree& element, const char* name, const std::string& valu
 
 void set_text(pt::ptree& element, const std::string& text) { element.put_value(xml_characters(text)); }
 
-}  // namespace
-
-std::string render_junit(const GateReport& report) {
-    pt::ptree doc;
-    auto& suites = add_element(doc, "testsuites");
-    auto& suite = add_element(suites, "testsuite");
-    if (!report.warnings.empty() || !report.notes.empty()) {
-        auto& properties = add_element(suite, "properties");
-        const auto add_property = [&](const char* name, const std::string& value) {
-            auto& property = add_element(properties, "property");
-            set_attribute(property, "name", name);
-            set_attribute(property, "value", value);
-        };
-        for (const auto& w : report.warnings) add_property("warning", w);
-        for (const auto& n : report.notes) add_property("note", n);
-    }
+struct Counts {
     std::size_t tests = 0, failures = 0, skipped = 0;
-    for (const auto& p : report.pairs) {
-        const std::string classname = fmt::format("perfgate.{}.{}.{}", p.runtime, p.host, p.harness);
-        for (const auto& m : p.metrics) {
-            ++tests;
-            std::string detail_text = fmt::format("{}: baseline {} now {} change {}{}{}", to_string(m.verdict),
-                                                  detail::number(m.metric, m.baseline_value), detail::number(m.metric, m.current_value),
-                                                  detail::percent(m.change), m.reason.empty() ? "" : "; ", m.reason);
-            for (const auto& w : p.warnings) detail_text += "; " + w;
-            auto& testcase = add_element(suite, "testcase");
-            set_attribute(testcase, "classname", classname);
-            set_attribute(testcase, "name", detail::pair_title(p) + " " + m.metric);
-            // time: a testcase is a comparison of recorded numbers, which takes no measurable time;
-            // the measurement's own time is in CTest's report of the pair's test. Some report
-            // readers reject a testcase without the attribute.
-            set_attribute(testcase, "time", "0");
-            if (fails_gate(m.verdict)) {
-                ++failures;
-                // The body repeats the message with where the numbers came from: GitLab shows the
-                // body, not the message, and some readers choke on an empty failure.
-                auto& failure = add_element(testcase, "failure");
-                set_attribute(failure, "type", to_string(m.verdict));
-                set_attribute(failure, "message", detail_text);
-                set_text(failure, fmt::format("{}\nrun: {}\nbaseline: {}", detail_text,
-                                              p.current_source.empty() ? "(in memory)" : p.current_source,
-                                              p.baseline_source.empty() ? "(none)" : p.baseline_source));
-            } else if (m.verdict == Verdict::skipped || m.verdict == Verdict::skipped_as_before || m.verdict == Verdict::missing ||
-                       m.verdict == Verdict::new_pair || m.verdict == Verdict::new_machine ||
-                       m.verdict == Verdict::not_comparable) {
-                ++skipped;
-                set_attribute(add_element(testcase, "skipped"), "message", detail_text);
-            } else {
-                set_text(add_element(testcase, "system-out"), detail_text);
-            }
-        }
+};
+
+// Verdicts that neither pass nor fail a pair: it was not compared.
+bool not_compared(Verdict v) {
+    return v == Verdict::skipped || v == Verdict::skipped_as_before || v == Verdict::missing ||
+           v == Verdict::new_pair || v == Verdict::new_machine || v == Verdict::not_comparable;
+}
+
+void add_properties(pt::ptree& suite, const GateReport& report) {
+    if (report.warnings.empty() && report.notes.empty()) return;
+    auto& properties = add_element(suite, "properties");
+    const auto add_property = [&](const char* name, const std::string& value) {
+        auto& property = add_element(properties, "property");
+        set_attribute(property, "name", name);
+        set_attribute(property, "value", value);
+    };
+    for (const auto& w : report.warnings) add_property("warning", w);
+    for (const auto& n : report.notes) add_property("note", n);
+}
+
+// One testcase: a failure, skipped, or the numbers as its output.
+void add_metric_testcase(pt::ptree& suite, const PairReport& p, const MetricCheck& m, Counts& counts) {
+    ++counts.tests;
+    std::string detail_text = fmt::format("{}: baseline {} now {} change {}{}{}", to_string(m.verdict),
+                                          detail::number(m.metric, m.baseline_value),
+                                          detail::number(m.metric, m.current_value), detail::percent(m.change),
+                                          m.reason.empty() ? "" : "; ", m.reason);
+    for (const auto& w : p.warnings) detail_text += "; " + w;
+    auto& testcase = add_element(suite, "testcase");
+    set_attribute(testcase, "classname", fmt::format("perfgate.{}.{}.{}", p.runtime, p.host, p.harness));
+    set_attribute(testcase, "name", detail::pair_title(p) + " " + m.metric);
+    // time: a testcase is a comparison of recorded numbers, which takes no measurable time; the
+    // measurement's own time is in CTest's report of the pair's test. Some report readers reject a
+    // testcase without the attribute.
+    set_attribute(testcase, "time", "0");
+    if (fails_gate(m.verdict)) {
+        ++counts.failures;
+        // The body repeats the message with where the numbers came from: GitLab shows the body,
+        // not the message, and some readers choke on an empty failure.
+        auto& failure = add_element(testcase, "failure");
+        set_attribute(failure, "type", to_string(m.verdict));
+        set_attribute(failure, "message", detail_text);
+        set_text(failure, fmt::format("{}\nrun: {}\nbaseline: {}", detail_text,
+                                      p.current_source.empty() ? "(in memory)" : p.current_source,
+                                      p.baseline_source.empty() ? "(none)" : p.baseline_source));
+    } else if (not_compared(m.verdict)) {
+        ++counts.skipped;
+        set_attribute(add_element(testcase, "skipped"), "message", detail_text);
+    } else {
+        set_text(add_element(testcase, "system-out"), detail_text);
     }
+}
+
+// The run as a whole failed without any failing pair: one testcase carries each reason.
+void add_run_failure_testcases(pt::ptree& suite, const GateReport& report, Counts& counts) {
     for (const auto& reason : run_failure_lines(report)) {
-        // The run as a whole failed without any failing pair: one testcase carries each reason.
-        ++tests;
-        ++failures;
+        ++counts.tests;
+        ++counts.failures;
         const bool empty = reason == report.empty_run_failure;
         auto& testcase = add_element(suite, "testcase");
         set_attribute(testcase, "classname", "perfgate.gate");
@@ -89,17 +93,35 @@ std::string render_junit(const GateReport& report) {
         set_attribute(failure, "message", reason);
         set_text(failure, reason);
     }
-    // The counts are known now; the writer puts attributes in the start tag wherever they were added.
+}
+
+// The counts are known only at the end; the writer puts attributes in the start tag wherever they
+// were added.
+void set_counts(pt::ptree& suites, pt::ptree& suite, const Counts& counts) {
     set_attribute(suites, "name", "perfgate");
-    set_attribute(suites, "tests", std::to_string(tests));
-    set_attribute(suites, "failures", std::to_string(failures));
-    set_attribute(suites, "skipped", std::to_string(skipped));
+    set_attribute(suites, "tests", std::to_string(counts.tests));
+    set_attribute(suites, "failures", std::to_string(counts.failures));
+    set_attribute(suites, "skipped", std::to_string(counts.skipped));
     set_attribute(suite, "name", "perfgate.gate");
-    set_attribute(suite, "tests", std::to_string(tests));
-    set_attribute(suite, "failures", std::to_string(failures));
+    set_attribute(suite, "tests", std::to_string(counts.tests));
+    set_attribute(suite, "failures", std::to_string(counts.failures));
     set_attribute(suite, "errors", "0");
-    set_attribute(suite, "skipped", std::to_string(skipped));
+    set_attribute(suite, "skipped", std::to_string(counts.skipped));
     set_attribute(suite, "time", "0");
+}
+
+}  // namespace
+
+std::string render_junit(const GateReport& report) {
+    pt::ptree doc;
+    auto& suites = add_element(doc, "testsuites");
+    auto& suite = add_element(suites, "testsuite");
+    add_properties(suite, report);
+    Counts counts;
+    for (const auto& p : report.pairs)
+        for (const auto& m : p.metrics) add_metric_testcase(suite, p, m, counts);
+    add_run_failure_testcases(suite, report, counts);
+    set_counts(suites, suite, counts);
     std::ostringstream out;
     pt::write_xml(out, doc, pt::xml_writer_make_settings<std::string>(' ', 2, "UTF-8"));
     return out.str();

@@ -181,22 +181,22 @@ struct Row {
     std::vector<std::string> details;
 };
 
-}  // namespace
-
-std::string render_text(const GateReport& report, const TextStyle& style) {
-    const Distinct show = report.pairs.empty() ? Distinct{} : distinct_of(report.pairs);
-
-    // The metric columns: those some pair has a reading of, in the gate's order.
+// The metric columns: those some pair has a reading of, in the gate's order.
+std::vector<std::string> metric_columns(const std::vector<PairReport>& pairs) {
     std::vector<std::string> metrics;
     for (const auto& name : gated_metrics())
-        for (const auto& p : report.pairs)
+        for (const auto& p : pairs)
             for (const auto& m : p.metrics)
                 if (m.metric == name && (m.baseline_value || m.current_value) &&
                     std::find(metrics.begin(), metrics.end(), name) == metrics.end())
                     metrics.push_back(name);
+    return metrics;
+}
 
+std::vector<Row> table_rows(const std::vector<PairReport>& pairs, const std::vector<std::string>& metrics) {
+    const Distinct show = pairs.empty() ? Distinct{} : distinct_of(pairs);
     std::vector<Row> rows;
-    for (const auto& p : report.pairs) {
+    for (const auto& p : pairs) {
         Row r{verdict_word(p.verdict), compact_title(p, show), color_of(p.verdict), {}, details_of(p)};
         for (const auto& name : metrics) {
             Cell c;
@@ -207,66 +207,88 @@ std::string render_text(const GateReport& report, const TextStyle& style) {
         }
         rows.push_back(std::move(r));
     }
+    return rows;
+}
 
-    std::size_t wv = 7, wt = 4;  // "VERDICT", "PAIR"
-    std::vector<std::size_t> wb(metrics.size(), 1), wn(metrics.size(), 1), wc(metrics.size(), 0), wcell(metrics.size());
+// Column widths: the verdict, the pair, and per metric its baseline, current and change parts and
+// the whole cell (at least its heading).
+struct Widths {
+    std::size_t verdict = 7, title = 4;  // "VERDICT", "PAIR"
+    std::vector<std::size_t> base, now, change, cell;
+};
+
+Widths widths_of(const std::vector<Row>& rows, const std::vector<std::string>& metrics, std::size_t line_width) {
+    const std::size_t n = metrics.size();
+    Widths w{7, 4, std::vector<std::size_t>(n, 1), std::vector<std::size_t>(n, 1), std::vector<std::size_t>(n, 0),
+             std::vector<std::size_t>(n)};
     for (const auto& r : rows) {
-        wv = std::max(wv, r.verdict.size());
-        wt = std::max(wt, console_width(r.title));
-        for (std::size_t k = 0; k < metrics.size(); ++k) {
-            wb[k] = std::max(wb[k], r.cells[k].base.size());
-            wn[k] = std::max(wn[k], r.cells[k].now.size());
-            wc[k] = std::max(wc[k], r.cells[k].change.size());
+        w.verdict = std::max(w.verdict, r.verdict.size());
+        w.title = std::max(w.title, console_width(r.title));
+        for (std::size_t k = 0; k < n; ++k) {
+            w.base[k] = std::max(w.base[k], r.cells[k].base.size());
+            w.now[k] = std::max(w.now[k], r.cells[k].now.size());
+            w.change[k] = std::max(w.change[k], r.cells[k].change.size());
         }
     }
     std::size_t numbers = 0;
-    for (std::size_t k = 0; k < metrics.size(); ++k) {
-        wcell[k] = std::max(metric_heading(metrics[k]).size(), wb[k] + 4 + wn[k] + (wc[k] ? 2 + wc[k] : 0));
-        numbers += 3 + wcell[k];
+    for (std::size_t k = 0; k < n; ++k) {
+        w.cell[k] = std::max(metric_heading(metrics[k]).size(),
+                             w.base[k] + 4 + w.now[k] + (w.change[k] ? 2 + w.change[k] : 0));
+        numbers += 3 + w.cell[k];
     }
     // The pair column gets what the numbers leave; a longer name gets a line of its own.
-    const std::size_t room = style.width > wv + 2 + numbers + 12 ? style.width - wv - 2 - numbers : 12;
-    wt = std::min(wt, room);
+    const std::size_t room = line_width > w.verdict + 2 + numbers + 12 ? line_width - w.verdict - 2 - numbers : 12;
+    w.title = std::min(w.title, room);
+    return w;
+}
 
-    auto cells_text = [&](const Row& r) {
-        std::string s;
-        for (std::size_t k = 0; k < metrics.size(); ++k) {
-            const Cell& c = r.cells[k];
-            std::string cell = c.present ? pad_left(c.base, wb[k]) + " -> " + pad_left(c.now, wn[k]) +
-                                               (wc[k] ? "  " + pad_left(c.change, wc[k]) : "")
-                                         : std::string();
-            s += "   " + pad_right(cell, wcell[k]);
-        }
-        return s;
-    };
-    auto trim_end = [](std::string s) {
-        while (!s.empty() && s.back() == ' ') s.pop_back();
-        return s + "\n";
-    };
-
-    std::string out;
-    if (!rows.empty()) {
-        std::string head = pad_right("VERDICT", wv) + "  " + pad_right("PAIR", wt);
-        for (std::size_t k = 0; k < metrics.size(); ++k) head += "   " + pad_right(metric_heading(metrics[k]), wcell[k]);
-        out += trim_end(head);
+std::string cells_text(const Row& r, const Widths& w) {
+    std::string s;
+    for (std::size_t k = 0; k < r.cells.size(); ++k) {
+        const Cell& c = r.cells[k];
+        std::string cell = c.present ? pad_left(c.base, w.base[k]) + " -> " + pad_left(c.now, w.now[k]) +
+                                           (w.change[k] ? "  " + pad_left(c.change, w.change[k]) : "")
+                                     : std::string();
+        s += "   " + pad_right(cell, w.cell[k]);
     }
+    return s;
+}
+
+// A table line without the padding at its end.
+std::string trimmed_line(std::string s) {
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s + "\n";
+}
+
+// The heading, then each pair's row (its title on lines of its own when too long) and details.
+std::string table_text(const std::vector<Row>& rows, const std::vector<std::string>& metrics, const Widths& w,
+                       const TextStyle& style) {
+    if (rows.empty()) return "";
+    std::string head = pad_right("VERDICT", w.verdict) + "  " + pad_right("PAIR", w.title);
+    for (std::size_t k = 0; k < metrics.size(); ++k) head += "   " + pad_right(metric_heading(metrics[k]), w.cell[k]);
+    std::string out = trimmed_line(head);
     for (const auto& r : rows) {
         // Colour goes on after the padding: escape sequences take no columns.
-        const std::string verdict = r.color ? paint(r.verdict, *r.color, style.color) + std::string(wv - r.verdict.size(), ' ')
-                                            : pad_right(r.verdict, wv);
-        if (console_width(r.title) <= wt) {
-            out += trim_end(verdict + "  " + pad_right(r.title, wt) + cells_text(r));
+        const std::string verdict = r.color ? paint(r.verdict, *r.color, style.color) +
+                                                  std::string(w.verdict - r.verdict.size(), ' ')
+                                            : pad_right(r.verdict, w.verdict);
+        if (console_width(r.title) <= w.title) {
+            out += trimmed_line(verdict + "  " + pad_right(r.title, w.title) + cells_text(r, w));
         } else {
-            const auto title = wrap(r.title, "", "", style.width - wv - 2);
+            const auto title = wrap(r.title, "", "", style.width - w.verdict - 2);
             for (std::size_t i = 0; i < title.size(); ++i)
-                out += trim_end((i == 0 ? verdict : std::string(wv, ' ')) + "  " + title[i]);
-            out += trim_end(std::string(wv + 2 + wt, ' ') + cells_text(r));
+                out += trimmed_line((i == 0 ? verdict : std::string(w.verdict, ' ')) + "  " + title[i]);
+            out += trimmed_line(std::string(w.verdict + 2 + w.title, ' ') + cells_text(r, w));
         }
         for (const auto& d : r.details)
             for (const auto& line : wrap(d, "    ", "      ", style.width)) out += line + "\n";
     }
+    return out + "\n";
+}
 
-    if (!rows.empty()) out += "\n";
+// The run's warnings, notes and failures, and the last line: the verdict and the counts in words.
+std::string summary_text(const GateReport& report, const TextStyle& style) {
+    std::string out;
     for (const auto& w : report.warnings)
         for (const auto& line : wrap("WARNING: " + console_text(w), "", "  ", style.width)) out += line + "\n";
     for (const auto& n : style.notes ? report.notes : std::vector<std::string>{})
@@ -283,6 +305,14 @@ std::string render_text(const GateReport& report, const TextStyle& style) {
             out += line + "\n";
     }
     return out;
+}
+
+}  // namespace
+
+std::string render_text(const GateReport& report, const TextStyle& style) {
+    const auto metrics = metric_columns(report.pairs);
+    const auto rows = table_rows(report.pairs, metrics);
+    return table_text(rows, metrics, widths_of(rows, metrics, style.width), style) + summary_text(report, style);
 }
 
 }  // namespace perfgate::gates

@@ -75,64 +75,81 @@ Status check_keys(const JsonDocument& v, const json& obj, const std::string& poi
     return check_keys(v, obj, pointer, std::span<const std::string_view>(allowed.begin(), allowed.size()), context);
 }
 
+// What a value of the "calibration" object must be.
+enum class CalibrationKind { text, count, fraction, positive, non_negative, count_or_null };
+
+struct CalibrationKey {
+    const char* key;
+    CalibrationKind kind;
+};
+
+// The keys of the file's "calibration" object (`top_level`) or of an override's.
+std::span<const CalibrationKey> calibration_keys(bool top_level) {
+    using Kind = CalibrationKind;
+    static const CalibrationKey top[] = {{"suite", Kind::text}, {"host_tag", Kind::text}, {"date", Kind::text},
+                                         {"runs", Kind::count}, {"repetitions", Kind::count},
+                                         {"target_false_alarm", Kind::fraction}, {"power", Kind::fraction},
+                                         // calibrate --from-history
+                                         {"method", Kind::text}, {"history_runs", Kind::count},
+                                         {"min_runs", Kind::count}, {"reference_runs", Kind::count},
+                                         {"metrics_calibrated", Kind::count},
+                                         // written by calibrations before the reference level (read, unused)
+                                         {"baseline_window", Kind::count}};
+    static const CalibrationKey per_metric[] = {{"readings", Kind::count}, {"median", Kind::positive},
+                                                {"mad", Kind::non_negative}, {"robust_cv", Kind::non_negative},
+                                                {"cv", Kind::non_negative},
+                                                {"min_detectable_effect", Kind::non_negative},
+                                                {"single_reading_min_detectable_effect", Kind::non_negative},
+                                                {"repetitions_for_5pct", Kind::count_or_null},
+                                                {"repetitions_for_10pct", Kind::count_or_null},
+                                                {"deepest_dip", Kind::non_negative},
+                                                {"outlier_runs_left_out", Kind::count}};
+    if (top_level) return top;
+    return per_metric;
+}
+
+Status check_calibration_value(const JsonDocument& v, const std::string& p, const std::string& key, const json& x,
+                               CalibrationKind kind) {
+    switch (kind) {
+        case CalibrationKind::text:
+            if (!x.is_string()) return v.error(p, key + " must be a string");
+            break;
+        case CalibrationKind::count_or_null:
+            if (x.is_null()) break;
+            [[fallthrough]];
+        case CalibrationKind::count:
+            if (!x.is_number_integer() || x.get<long long>() < 1)
+                return v.error(p, key + " must be a whole number >= 1" +
+                                      std::string(kind == CalibrationKind::count_or_null ? " or null" : ""));
+            break;
+        case CalibrationKind::fraction:
+            if (!x.is_number() || !(x.get<double>() > 0 && x.get<double>() < 1))
+                return v.error(p, key + " must be a number with 0 < x < 1");
+            break;
+        case CalibrationKind::positive:
+            if (!x.is_number() || !(x.get<double>() > 0)) return v.error(p, key + " must be a number > 0");
+            break;
+        case CalibrationKind::non_negative:
+            if (!x.is_number() || !(x.get<double>() >= 0)) return v.error(p, key + " must be a number >= 0");
+            break;
+    }
+    return Ok{};
+}
+
 // Optional "calibration" facts written by perfgate calibrate (docs/verdict-quality.md): informational,
 // never used for a verdict, but validated like the rest so a hand edit cannot smuggle in nonsense.
 Status check_calibration(const JsonDocument& v, const json& obj, const std::string& pointer, bool top_level) {
     if (!obj.is_object()) return v.error(pointer, "\"calibration\" must be an object");
-    enum class Kind { text, count, fraction, positive, non_negative, count_or_null };
-    struct Spec {
-        const char* key;
-        Kind kind;
-    };
-    static const Spec top[] = {{"suite", Kind::text}, {"host_tag", Kind::text}, {"date", Kind::text},
-                               {"runs", Kind::count}, {"repetitions", Kind::count},
-                               {"target_false_alarm", Kind::fraction}, {"power", Kind::fraction},
-                               // calibrate --from-history
-                               {"method", Kind::text}, {"history_runs", Kind::count}, {"min_runs", Kind::count},
-                               {"reference_runs", Kind::count}, {"metrics_calibrated", Kind::count},
-                               // written by calibrations before the reference level (read, unused)
-                               {"baseline_window", Kind::count}};
-    static const Spec per_metric[] = {{"readings", Kind::count}, {"median", Kind::positive}, {"mad", Kind::non_negative},
-                                      {"robust_cv", Kind::non_negative}, {"cv", Kind::non_negative},
-                                      {"min_detectable_effect", Kind::non_negative},
-                                      {"single_reading_min_detectable_effect", Kind::non_negative},
-                                      {"repetitions_for_5pct", Kind::count_or_null},
-                                      {"repetitions_for_10pct", Kind::count_or_null},
-                                      {"deepest_dip", Kind::non_negative},
-                                      {"outlier_runs_left_out", Kind::count}};
-    const Spec* begin = top_level ? std::begin(top) : std::begin(per_metric);
-    const Spec* end = top_level ? std::end(top) : std::end(per_metric);
+    const auto keys = calibration_keys(top_level);
     std::vector<std::string_view> known;
-    for (const Spec* s = begin; s != end; ++s) known.push_back(s->key);
+    for (const auto& k : keys) known.push_back(k.key);
     if (auto st = check_keys(v, obj, pointer, known, "\"calibration\""); !st) return st;
     for (auto it = obj.begin(); it != obj.end(); ++it) {
-        const std::string p = json_pointer_child(pointer, it.key());
-        const Spec* spec = std::find_if(begin, end, [&](const Spec& s) { return it.key() == s.key; });
-        const json& x = *it;
-        const std::string key = "\"" + it.key() + "\"";
-        switch (spec->kind) {
-            case Kind::text:
-                if (!x.is_string()) return v.error(p, key + " must be a string");
-                break;
-            case Kind::count_or_null:
-                if (x.is_null()) break;
-                [[fallthrough]];
-            case Kind::count:
-                if (!x.is_number_integer() || x.get<long long>() < 1)
-                    return v.error(p, key + " must be a whole number >= 1" +
-                                          std::string(spec->kind == Kind::count_or_null ? " or null" : ""));
-                break;
-            case Kind::fraction:
-                if (!x.is_number() || !(x.get<double>() > 0 && x.get<double>() < 1))
-                    return v.error(p, key + " must be a number with 0 < x < 1");
-                break;
-            case Kind::positive:
-                if (!x.is_number() || !(x.get<double>() > 0)) return v.error(p, key + " must be a number > 0");
-                break;
-            case Kind::non_negative:
-                if (!x.is_number() || !(x.get<double>() >= 0)) return v.error(p, key + " must be a number >= 0");
-                break;
-        }
+        const auto spec = std::find_if(keys.begin(), keys.end(), [&](const CalibrationKey& k) { return it.key() == k.key; });
+        if (auto st = check_calibration_value(v, json_pointer_child(pointer, it.key()), "\"" + it.key() + "\"", *it,
+                                              spec->kind);
+            !st)
+            return st;
     }
     return Ok{};
 }
@@ -161,6 +178,67 @@ Expected<MemoryBandwidth> read_memory_bandwidth(const JsonDocument& v, const jso
         return v.error(p + "/description", "\"description\" must be a string");
     bw.where = v.where(p);
     return bw;
+}
+
+// The "metrics" object: one rule per metric name. "*" is the fallback for metrics not named, so
+// its rules come first and apply first.
+Expected<std::vector<ThresholdRule>> read_metric_rules(const JsonDocument& v, const json& metrics) {
+    if (!metrics.is_object()) return v.error("/metrics", "\"metrics\" must be an object of metric name -> settings");
+    std::vector<ThresholdRule> wildcard, specific;
+    for (auto m = metrics.begin(); m != metrics.end(); ++m) {
+        const std::string p = json_pointer_child("/metrics", m.key());
+        if (!valid_metric_name(m.key()))
+            return v.error(p, "metric name \"" + m.key() + "\" must be \"*\" or lowercase [a-z0-9_]");
+        if (!m->is_object()) return v.error(p, "settings of \"" + m.key() + "\" must be an object");
+        if (auto st = check_keys(v, *m, p, {"max_drop", "alpha", "noise", "run_noise", "description"}, p); !st) return st.error();
+        auto fields = read_fields(v, *m, p);
+        if (!fields) return fields.error();
+        ThresholdRule rule;
+        rule.metric = m.key();
+        rule.fields = *fields;
+        rule.where = v.where(p);
+        (m.key() == "*" ? wildcard : specific).push_back(std::move(rule));
+    }
+    for (auto& r : specific) wildcard.push_back(std::move(r));
+    return wildcard;
+}
+
+// One entry of "overrides" at `p`: globs of metric, model and runtime, and at least one setting.
+Expected<ThresholdRule> read_override(const JsonDocument& v, const json& o, const std::string& p) {
+    if (!o.is_object()) return v.error(p, "each override must be an object");
+    if (auto st = check_keys(v, o, p, {"metric", "model", "runtime", "max_drop", "alpha", "noise", "run_noise", "description", "calibration"}, p); !st)
+        return st.error();
+    if (auto c = o.find("calibration"); c != o.end())
+        if (auto st = check_calibration(v, *c, p + "/calibration", false); !st) return st.error();
+    ThresholdRule rule;
+    for (auto [key, target] : {std::pair<const char*, std::string*>{"metric", &rule.metric},
+                               {"model", &rule.model}, {"runtime", &rule.runtime}}) {
+        auto f = o.find(key);
+        if (f == o.end()) continue;
+        if (!f->is_string() || f->get<std::string>().empty())
+            return v.error(p + "/" + key, std::string("\"") + key + "\" must be a non-empty string (a glob)");
+        *target = f->get<std::string>();
+    }
+    if (!valid_metric_name(rule.metric))
+        return v.error(p + "/metric", "metric name \"" + rule.metric + "\" must be \"*\" or lowercase [a-z0-9_]");
+    auto fields = read_fields(v, o, p);
+    if (!fields) return fields.error();
+    if (!fields->max_drop && !fields->alpha && !fields->noise && !fields->run_noise)
+        return v.error(p, "override sets none of max_drop, alpha, noise, run_noise");
+    rule.fields = *fields;
+    rule.where = v.where(p);
+    return rule;
+}
+
+Expected<std::vector<ThresholdRule>> read_overrides(const JsonDocument& v, const json& overrides) {
+    if (!overrides.is_array()) return v.error("/overrides", "\"overrides\" must be an array of rules");
+    std::vector<ThresholdRule> rules;
+    for (std::size_t i = 0; i < overrides.size(); ++i) {
+        auto rule = read_override(v, overrides[i], "/overrides/" + std::to_string(i));
+        if (!rule) return rule.error();
+        rules.push_back(std::move(*rule));
+    }
+    return rules;
 }
 
 bool glob_match(const std::string& pattern, std::string_view value) {
@@ -198,58 +276,15 @@ Expected<ThresholdFile> threshold_file_from(const JsonDocument& v) {
         if (!bw) return bw.error();
         file.memory_bandwidth = std::move(*bw);
     }
-
     if (auto it = doc.find("metrics"); it != doc.end()) {
-        if (!it->is_object()) return v.error("/metrics", "\"metrics\" must be an object of metric name -> settings");
-        std::vector<ThresholdRule> wildcard, specific;
-        for (auto m = it->begin(); m != it->end(); ++m) {
-            const std::string p = json_pointer_child("/metrics", m.key());
-            if (!valid_metric_name(m.key()))
-                return v.error(p, "metric name \"" + m.key() + "\" must be \"*\" or lowercase [a-z0-9_]");
-            if (!m->is_object()) return v.error(p, "settings of \"" + m.key() + "\" must be an object");
-            if (auto st = check_keys(v, *m, p, {"max_drop", "alpha", "noise", "run_noise", "description"}, p); !st) return st.error();
-            auto fields = read_fields(v, *m, p);
-            if (!fields) return fields.error();
-            ThresholdRule rule;
-            rule.metric = m.key();
-            rule.fields = *fields;
-            rule.where = v.where(p);
-            (m.key() == "*" ? wildcard : specific).push_back(std::move(rule));
-        }
-        // "*" is the fallback for metrics not named, so it applies first.
-        for (auto& r : wildcard) file.rules.push_back(std::move(r));
-        for (auto& r : specific) file.rules.push_back(std::move(r));
+        auto rules = read_metric_rules(v, *it);
+        if (!rules) return rules.error();
+        file.rules = std::move(*rules);
     }
-
     if (auto it = doc.find("overrides"); it != doc.end()) {
-        if (!it->is_array()) return v.error("/overrides", "\"overrides\" must be an array of rules");
-        for (std::size_t i = 0; i < it->size(); ++i) {
-            const json& o = (*it)[i];
-            const std::string p = "/overrides/" + std::to_string(i);
-            if (!o.is_object()) return v.error(p, "each override must be an object");
-            if (auto st = check_keys(v, o, p, {"metric", "model", "runtime", "max_drop", "alpha", "noise", "run_noise", "description", "calibration"}, p); !st)
-                return st.error();
-            if (auto c = o.find("calibration"); c != o.end())
-                if (auto st = check_calibration(v, *c, p + "/calibration", false); !st) return st.error();
-            ThresholdRule rule;
-            for (auto [key, target] : {std::pair<const char*, std::string*>{"metric", &rule.metric},
-                                       {"model", &rule.model}, {"runtime", &rule.runtime}}) {
-                auto f = o.find(key);
-                if (f == o.end()) continue;
-                if (!f->is_string() || f->get<std::string>().empty())
-                    return v.error(p + "/" + key, std::string("\"") + key + "\" must be a non-empty string (a glob)");
-                *target = f->get<std::string>();
-            }
-            if (!valid_metric_name(rule.metric))
-                return v.error(p + "/metric", "metric name \"" + rule.metric + "\" must be \"*\" or lowercase [a-z0-9_]");
-            auto fields = read_fields(v, o, p);
-            if (!fields) return fields.error();
-            if (!fields->max_drop && !fields->alpha && !fields->noise && !fields->run_noise)
-                return v.error(p, "override sets none of max_drop, alpha, noise, run_noise");
-            rule.fields = *fields;
-            rule.where = v.where(p);
-            file.rules.push_back(std::move(rule));
-        }
+        auto rules = read_overrides(v, *it);
+        if (!rules) return rules.error();
+        for (auto& r : *rules) file.rules.push_back(std::move(r));
     }
     return file;
 }

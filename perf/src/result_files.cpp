@@ -77,6 +77,78 @@ ResultRow base_row(const LlamaBenchTest& t, const std::string& origin, const std
     return r;
 }
 
+// A model file and the text of a configuration.
+using TestGroupKey = std::pair<std::string, std::string>;
+
+// The prompt-processing and the text-generation tests of one model and configuration, in file order.
+struct TestGroup {
+    std::vector<const LlamaBenchTest*> prefill, decode;
+};
+
+struct TestGroups {
+    std::vector<TestGroupKey> order;  // first-seen order: model file, then the configuration text
+    std::map<TestGroupKey, TestGroup> groups;
+    std::map<std::string, std::set<std::string>> configurations_of_model;
+};
+
+// Every test checked, and those with a headline number grouped (-pg tests have none).
+Expected<TestGroups> group_tests(const std::vector<LlamaBenchTest>& tests, const std::string& origin) {
+    TestGroups grouped;
+    for (const auto& t : tests) {
+        if (auto st = check_test(t, origin); !st) return st.error();
+        if (!t.is_prefill() && !t.is_decode()) continue;
+        const TestGroupKey key{model_name_of(t), fmt::format("{}", fmt::join(t.configuration, " "))};
+        if (!grouped.groups.count(key)) grouped.order.push_back(key);
+        TestGroup& group = grouped.groups[key];
+        (t.is_prefill() ? group.prefill : group.decode).push_back(&t);
+        grouped.configurations_of_model[key.first].insert(key.second);
+    }
+    if (grouped.order.empty()) return make_error(origin + ":1: llama-bench: no prompt-processing or text-generation test");
+    return grouped;
+}
+
+// The model's name, and when the file measured it in several configurations, the parameters that
+// tell this configuration from the model's others.
+std::string model_label(const TestGroups& grouped, const TestGroupKey& key) {
+    if (grouped.configurations_of_model.at(key.first).size() <= 1) return key.first;
+    std::map<std::string, std::set<std::string>> values;
+    for (const auto& [other, group] : grouped.groups)
+        if (other.first == key.first)
+            for (const auto* t : group.prefill.empty() ? group.decode : group.prefill)
+                for (const auto& kv : t->configuration) values[kv.substr(0, kv.find('='))].insert(kv);
+    std::vector<std::string> differing;
+    const TestGroup& group = grouped.groups.at(key);
+    const auto* first = group.prefill.empty() ? group.decode.front() : group.prefill.front();
+    for (const auto& kv : first->configuration)
+        if (values[kv.substr(0, kv.find('='))].size() > 1) differing.push_back(kv);
+    return key.first + fmt::format(" [{}]", fmt::join(differing, ","));
+}
+
+// The k-th row of a group: its k-th prompt-processing and k-th text-generation test, whichever
+// the group has.
+ResultRow group_row(const TestGroup& group, std::size_t k, const std::string& origin, const std::string& host) {
+    const auto& pp = group.prefill;
+    const auto& tg = group.decode;
+    ResultRow r = base_row(k < pp.size() ? *pp[k] : *tg[k], origin, host);
+    if (k < pp.size()) {
+        r.prompt_tokens = pp[k]->n_prompt;
+        r.prompt_target_len = pp[k]->n_prompt;
+        r.prefill_tok_s = pp[k]->avg_ts;
+        if (pp[k]->avg_ns) r.prefill_ms = *pp[k]->avg_ns / 1e6;
+        r.prefill_tok_s_samples = pp[k]->samples_ts;
+    }
+    if (k < tg.size()) {
+        r.generated_tokens = tg[k]->n_gen;
+        r.max_tokens = tg[k]->n_gen;
+        r.decode_tok_s = tg[k]->avg_ts;
+        if (tg[k]->avg_ns) r.decode_ms = *tg[k]->avg_ns / 1e6;
+        r.decode_tok_s_samples = tg[k]->samples_ts;
+    }
+    const auto n = std::max(r.prefill_tok_s_samples.size(), r.decode_tok_s_samples.size());
+    if (n > 0) r.repetitions = static_cast<std::int64_t>(n);
+    return r;
+}
+
 }  // namespace
 
 const char* to_string(ResultFileFormat format) {
@@ -101,58 +173,15 @@ Expected<ResultFileFormat> detect_result_file_format(const std::string& path) {
 
 Expected<std::vector<ResultRow>> llama_bench_rows(const std::vector<LlamaBenchTest>& tests, const std::string& origin,
                                                   const std::string& host) {
-    // Groups in first-seen order: model file, then the configuration text.
-    std::vector<std::pair<std::string, std::string>> order;
-    std::map<std::pair<std::string, std::string>, std::pair<std::vector<const LlamaBenchTest*>, std::vector<const LlamaBenchTest*>>> groups;
-    std::map<std::string, std::set<std::string>> configurations_of_model;
-    for (const auto& t : tests) {
-        if (auto st = check_test(t, origin); !st) return st.error();
-        if (!t.is_prefill() && !t.is_decode()) continue;  // -pg tests: no headline number
-        const std::pair key{model_name_of(t), fmt::format("{}", fmt::join(t.configuration, " "))};
-        if (!groups.count(key)) order.push_back(key);
-        auto& [pp, tg] = groups[key];
-        (t.is_prefill() ? pp : tg).push_back(&t);
-        configurations_of_model[key.first].insert(key.second);
-    }
-    if (order.empty()) return make_error(origin + ":1: llama-bench: no prompt-processing or text-generation test");
-
+    const auto grouped = group_tests(tests, origin);
+    if (!grouped) return grouped.error();
     std::vector<ResultRow> rows;
-    for (const auto& key : order) {
-        const auto& [pp, tg] = groups[key];
-        std::string model = key.first;
-        if (configurations_of_model[key.first].size() > 1) {
-            // Name the parameters that tell this configuration from the model's others.
-            std::map<std::string, std::set<std::string>> values;
-            for (const auto& [other, _] : groups)
-                if (other.first == key.first)
-                    for (const auto* t : groups[other].first.empty() ? groups[other].second : groups[other].first)
-                        for (const auto& kv : t->configuration) values[kv.substr(0, kv.find('='))].insert(kv);
-            std::vector<std::string> differing;
-            const auto* first = pp.empty() ? tg.front() : pp.front();
-            for (const auto& kv : first->configuration)
-                if (values[kv.substr(0, kv.find('='))].size() > 1) differing.push_back(kv);
-            model += fmt::format(" [{}]", fmt::join(differing, ","));
-        }
-        for (std::size_t k = 0; k < std::max(pp.size(), tg.size()); ++k) {
-            const LlamaBenchTest* first = k < pp.size() ? pp[k] : tg[k];
-            ResultRow r = base_row(*first, origin, host);
+    for (const auto& key : grouped->order) {
+        const std::string model = model_label(*grouped, key);
+        const TestGroup& group = grouped->groups.at(key);
+        for (std::size_t k = 0; k < std::max(group.prefill.size(), group.decode.size()); ++k) {
+            ResultRow r = group_row(group, k, origin, host);
             r.model = model;
-            if (k < pp.size()) {
-                r.prompt_tokens = pp[k]->n_prompt;
-                r.prompt_target_len = pp[k]->n_prompt;
-                r.prefill_tok_s = pp[k]->avg_ts;
-                if (pp[k]->avg_ns) r.prefill_ms = *pp[k]->avg_ns / 1e6;
-                r.prefill_tok_s_samples = pp[k]->samples_ts;
-            }
-            if (k < tg.size()) {
-                r.generated_tokens = tg[k]->n_gen;
-                r.max_tokens = tg[k]->n_gen;
-                r.decode_tok_s = tg[k]->avg_ts;
-                if (tg[k]->avg_ns) r.decode_ms = *tg[k]->avg_ns / 1e6;
-                r.decode_tok_s_samples = tg[k]->samples_ts;
-            }
-            const auto n = std::max(r.prefill_tok_s_samples.size(), r.decode_tok_s_samples.size());
-            if (n > 0) r.repetitions = static_cast<std::int64_t>(n);
             rows.push_back(std::move(r));
         }
     }

@@ -97,12 +97,7 @@ void read_model(JsonFields& r, const json& obj, const std::string& ptr, const st
         r.fail(ptr + "/forge_spec", "forge spec " + m.forge_spec.string() + " does not exist");
 }
 
-void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const std::filesystem::path& base, SuiteRuntime& rt) {
-    if (!obj.is_object()) return r.fail(ptr, "a runtime must be an object");
-    only_keys(r, obj, ptr, {"name", "kind", "binary", "args", "flags", "env", "output", "patterns",
-                           "repetitions_in_process", "version", "commit", "upstream_commit", "overlay_commit",
-                           "replay", "description", "format"});
-    rt.line = static_cast<int>(r.line(ptr));
+void read_runtime_name(JsonFields& r, const json& obj, const std::string& ptr, SuiteRuntime& rt) {
     rt.name = r.string(obj, ptr, "name", Need::required).value_or("");
     if (!r.failed() && !is_safe_name(rt.name))
         r.fail(ptr + "/name", "runtime name \"" + rt.name + "\" must match [A-Za-z0-9][A-Za-z0-9.-]*");
@@ -110,60 +105,156 @@ void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const 
         r.fail(ptr + "/name", "runtime name \"" + rt.name + "\" must not contain '.' (perf.<runtime>.<model> is split at the first '.')");
     if (!r.failed() && rt.name == "probe")
         r.fail(ptr + "/name", "runtime name \"probe\" is reserved (perf.probe.<suite> is the setup test)");
+}
+
+// A bare name is looked up on PATH when the run starts; anything with a '/' is a path relative
+// to the manifest's folder. "./x" beside a manifest in the working directory normalises to "x",
+// which the launcher would search on PATH (an impostor earlier on PATH would run), so the
+// resolved path keeps a folder part.
+std::string runtime_binary(const std::filesystem::path& base, const std::string& binary) {
+    if (binary.find('/') == std::string::npos) return binary;
+    auto path = resolve(base, binary);
+    return (path.has_parent_path() ? path : std::filesystem::path(".") / path).string();
+}
+
+void read_env(JsonFields& r, const json& obj, const std::string& ptr, std::map<std::string, std::string>& env) {
+    auto it = obj.find("env");
+    if (it == obj.end()) return;
+    if (!it->is_object()) return r.fail(ptr + "/env", "\"env\" must be an object of strings");
+    for (const auto& [k, v] : it->items()) {
+        if (!v.is_string()) r.fail(json_pointer_child(ptr + "/env", k), "environment values must be strings");
+        else env[k] = v.get<std::string>();
+    }
+}
+
+void read_patterns(JsonFields& r, const json& obj, const std::string& ptr, CommandPatterns& patterns) {
+    auto it = obj.find("patterns");
+    if (it == obj.end()) return;
+    const std::string pp = ptr + "/patterns";
+    if (!it->is_object()) return r.fail(pp, "\"patterns\" must be an object");
+    only_keys(r, *it, pp, {"decode_tok_s", "prefill_tok_s", "prompt_tokens", "generated_tokens", "version"});
+    patterns.decode_tok_s = r.string(*it, pp, "decode_tok_s", Need::required).value_or("");
+    patterns.prefill_tok_s = r.string(*it, pp, "prefill_tok_s").value_or("");
+    patterns.prompt_tokens = r.string(*it, pp, "prompt_tokens").value_or("");
+    patterns.generated_tokens = r.string(*it, pp, "generated_tokens").value_or("");
+    patterns.version = r.string(*it, pp, "version").value_or("");
+}
+
+// What depends on the runtime's kind: the adapter's own checks of the manifest, a command line
+// when the kind has no default one, and how repetitions run.
+void read_kind_rules(JsonFields& r, const json& obj, const std::string& ptr, const RuntimeAdapter& adapter,
+                     SuiteRuntime& rt) {
+    if (adapter.check && !r.failed())
+        if (auto problem = adapter.check(rt)) r.fail(ptr, *problem);
+    if (adapter.default_args.empty() && rt.args.empty() && !r.failed())
+        r.fail(ptr, std::string("a \"") + rt.kind + "\" runtime needs \"args\" (there is no default command line)");
+    rt.in_process_repetitions = adapter.in_process_repetitions;
+    if (auto v = r.boolean(obj, ptr, "repetitions_in_process")) rt.in_process_repetitions = *v;
+}
+
+void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const std::filesystem::path& base, SuiteRuntime& rt) {
+    if (!obj.is_object()) return r.fail(ptr, "a runtime must be an object");
+    only_keys(r, obj, ptr, {"name", "kind", "binary", "args", "flags", "env", "output", "patterns",
+                           "repetitions_in_process", "version", "commit", "upstream_commit", "overlay_commit",
+                           "replay", "description", "format"});
+    rt.line = static_cast<int>(r.line(ptr));
+    read_runtime_name(r, obj, ptr, rt);
     const auto kind = r.string(obj, ptr, "kind", Need::required).value_or("");
     const RuntimeAdapter* adapter = find_runtime_adapter(kind);
     if (adapter) rt.kind = kind;
     else if (!r.failed()) r.fail(ptr + "/kind", "unknown runtime kind \"" + kind + "\" (" + runtime_kind_names() + ")");
-    const auto binary = r.string(obj, ptr, "binary", Need::required).value_or("");
-    // A bare name is looked up on PATH when the run starts; anything with a '/' is a path relative
-    // to the manifest's folder. "./x" beside a manifest in the working directory normalises to "x",
-    // which the launcher would search on PATH (an impostor earlier on PATH would run), so the
-    // resolved path keeps a folder part.
-    if (binary.find('/') == std::string::npos) {
-        rt.binary = binary;
-    } else {
-        auto path = resolve(base, binary);
-        rt.binary = (path.has_parent_path() ? path : std::filesystem::path(".") / path).string();
-    }
+    rt.binary = runtime_binary(base, r.string(obj, ptr, "binary", Need::required).value_or(""));
     rt.args = r.strings(obj, ptr, "args");
     rt.flags = r.strings(obj, ptr, "flags");
-    if (auto it = obj.find("env"); it != obj.end()) {
-        if (!it->is_object()) r.fail(ptr + "/env", "\"env\" must be an object of strings");
-        else
-            for (const auto& [k, v] : it->items()) {
-                if (!v.is_string()) r.fail(json_pointer_child(ptr + "/env", k), "environment values must be strings");
-                else rt.env[k] = v.get<std::string>();
-            }
-    }
+    read_env(r, obj, ptr, rt.env);
     if (auto out = r.string(obj, ptr, "output")) {
         if (find_output_format(*out)) rt.output = *out;
         else r.fail(ptr + "/output", "unknown output format \"" + *out + "\"");
     }
-    if (auto it = obj.find("patterns"); it != obj.end()) {
-        const std::string pp = ptr + "/patterns";
-        if (!it->is_object()) r.fail(pp, "\"patterns\" must be an object");
-        else {
-            only_keys(r, *it, pp, {"decode_tok_s", "prefill_tok_s", "prompt_tokens", "generated_tokens", "version"});
-            rt.patterns.decode_tok_s = r.string(*it, pp, "decode_tok_s", Need::required).value_or("");
-            rt.patterns.prefill_tok_s = r.string(*it, pp, "prefill_tok_s").value_or("");
-            rt.patterns.prompt_tokens = r.string(*it, pp, "prompt_tokens").value_or("");
-            rt.patterns.generated_tokens = r.string(*it, pp, "generated_tokens").value_or("");
-            rt.patterns.version = r.string(*it, pp, "version").value_or("");
-        }
-    }
+    read_patterns(r, obj, ptr, rt.patterns);
     if (!adapter) return;  // the kind's rules below need its row
-    if (adapter->check && !r.failed())
-        if (auto problem = adapter->check(rt)) r.fail(ptr, *problem);
-    if (adapter->default_args.empty() && rt.args.empty() && !r.failed())
-        r.fail(ptr, std::string("a \"") + kind + "\" runtime needs \"args\" (there is no default command line)");
-    rt.in_process_repetitions = adapter->in_process_repetitions;
-    if (auto v = r.boolean(obj, ptr, "repetitions_in_process")) rt.in_process_repetitions = *v;
+    read_kind_rules(r, obj, ptr, *adapter, rt);
     rt.format = r.string(obj, ptr, "format").value_or("");
     rt.version = r.string(obj, ptr, "version").value_or("");
     rt.commit = r.string(obj, ptr, "commit").value_or("");
     rt.upstream_commit = r.string(obj, ptr, "upstream_commit").value_or("");
     rt.overlay_commit = r.string(obj, ptr, "overlay_commit").value_or("");
     if (auto it = obj.find("replay"); it != obj.end()) rt.replay = it->is_boolean() && it->get<bool>();
+}
+
+// The suite's own settings, before its lists: name, backend, replay, results suffix, overhead and
+// workload.
+void read_suite_settings(JsonFields& r, const json& doc, Suite& s) {
+    s.name = r.string(doc, "", "suite", Need::required).value_or("");
+    if (!r.failed() && !is_safe_name(s.name)) r.fail("/suite", "suite name must match [A-Za-z0-9][A-Za-z0-9.-]*");
+    s.backend = r.string(doc, "", "backend", Need::required).value_or("");
+    if (!r.failed() && !backend_from_string(s.backend))
+        r.fail("/backend",
+               fmt::format("backend must be one of {} (got \"{}\")", fmt::join(backend_names, ", "), s.backend));
+    if (auto it = doc.find("replay"); it != doc.end()) s.replay = it->is_boolean() && it->get<bool>();
+    s.results_suffix = r.string(doc, "", "results_suffix").value_or(s.replay ? "replay" : "");
+    if (!s.results_suffix.empty() && !is_safe_name(s.results_suffix))
+        r.fail("/results_suffix", "results_suffix must match [A-Za-z0-9][A-Za-z0-9.-]*");
+    if (auto v = bytes(r, doc, "", "default_overhead_bytes")) s.default_overhead_bytes = *v;
+    if (auto it = doc.find("workload"); it != doc.end()) read_workload(r, *it, s.workload);
+}
+
+// The suite's list under `key` ("models", "runtimes"), which must be a non-empty array.
+const json* declared_list(JsonFields& r, const json& doc, const char* key) {
+    auto it = doc.find(key);
+    if (it == doc.end() || !it->is_array() || it->empty()) {
+        r.fail(it == doc.end() ? "" : std::string("/") + key, std::string("\"") + key + "\" must be a non-empty array");
+        return nullptr;
+    }
+    return &*it;
+}
+
+struct DeclaredNames {
+    std::unordered_set<std::string> models, runtimes, pairs;
+};
+
+// Each entry of a declared list (`key`: "models" or "runtimes") read with `read_entry`, up to the
+// first error; `what` ("model", "runtime") names an entry declared twice.
+template <class Entry, class ReadEntry>
+void read_declared(JsonFields& r, const json& list, const std::string& key, const std::string& what,
+                   const std::filesystem::path& base, ReadEntry read_entry, std::vector<Entry>& entries,
+                   std::unordered_set<std::string>& names) {
+    for (std::size_t i = 0; i < list.size() && !r.failed(); ++i) {
+        const std::string ptr = "/" + key + "/" + std::to_string(i);
+        Entry entry;
+        read_entry(r, list[i], ptr, base, entry);
+        if (!r.failed() && !names.insert(entry.name).second) r.fail(ptr, what + " \"" + entry.name + "\" is declared twice");
+        entries.push_back(std::move(entry));
+    }
+}
+
+// One entry of "pairs": {"runtime": r, "models": [...]}, naming declared runtimes and models.
+void read_pair_entry(JsonFields& r, const json& p, const std::string& ptr, DeclaredNames& names, Suite& s) {
+    if (!p.is_object()) return r.fail(ptr, "a pair entry must be an object");
+    only_keys(r, p, ptr, {"runtime", "models"});
+    const auto rt = r.string(p, ptr, "runtime", Need::required).value_or("");
+    if (!r.failed() && !names.runtimes.count(rt)) r.fail(ptr + "/runtime", "no runtime named \"" + rt + "\"");
+    const auto models = r.strings(p, ptr, "models");
+    if (!r.failed() && models.empty()) r.fail(ptr, "\"models\" must list at least one model");
+    for (std::size_t j = 0; j < models.size() && !r.failed(); ++j) {
+        if (!names.models.count(models[j])) r.fail(ptr + "/models/" + std::to_string(j), "no model named \"" + models[j] + "\"");
+        // Safe names hold no '/', so "runtime/model" names one pair.
+        else if (!names.pairs.insert(rt + "/" + models[j]).second)
+            r.fail(ptr + "/models/" + std::to_string(j), "pair " + rt + "/" + models[j] + " is listed twice");
+        s.pairs.push_back({rt, models[j]});
+    }
+}
+
+// Pairs: [{"runtime": r, "models": [...]}]; absent means every runtime with every model.
+void read_pairs(JsonFields& r, const json& doc, DeclaredNames& names, Suite& s) {
+    auto it = doc.find("pairs");
+    if (it == doc.end()) {
+        for (const auto& rt : s.runtimes)
+            for (const auto& m : s.models) s.pairs.push_back({rt.name, m.name});
+        return;
+    }
+    if (!it->is_array()) return r.fail("/pairs", "\"pairs\" must be an array");
+    for (std::size_t i = 0; i < it->size() && !r.failed(); ++i) read_pair_entry(r, (*it)[i], "/pairs/" + std::to_string(i), names, s);
 }
 
 }  // namespace
@@ -198,71 +289,16 @@ Expected<Suite> parse_suite(const std::string& text, const std::string& origin, 
                           "workload", "models", "runtimes", "pairs", "replay_host"});
     Suite s;
     s.path = origin;
-    s.name = r.string(doc, "", "suite", Need::required).value_or("");
-    if (!r.failed() && !is_safe_name(s.name)) r.fail("/suite", "suite name must match [A-Za-z0-9][A-Za-z0-9.-]*");
-    s.backend = r.string(doc, "", "backend", Need::required).value_or("");
-    if (!r.failed() && !backend_from_string(s.backend))
-        r.fail("/backend",
-               fmt::format("backend must be one of {} (got \"{}\")", fmt::join(backend_names, ", "), s.backend));
-    if (auto it = doc.find("replay"); it != doc.end()) s.replay = it->is_boolean() && it->get<bool>();
-    s.results_suffix = r.string(doc, "", "results_suffix").value_or(s.replay ? "replay" : "");
-    if (!s.results_suffix.empty() && !is_safe_name(s.results_suffix))
-        r.fail("/results_suffix", "results_suffix must match [A-Za-z0-9][A-Za-z0-9.-]*");
-    if (auto v = bytes(r, doc, "", "default_overhead_bytes")) s.default_overhead_bytes = *v;
-    if (auto it = doc.find("workload"); it != doc.end()) read_workload(r, *it, s.workload);
-
-    auto list = [&](const char* key) -> const json* {
-        auto it = doc.find(key);
-        if (it == doc.end() || !it->is_array() || it->empty()) {
-            r.fail(it == doc.end() ? "" : std::string("/") + key, std::string("\"") + key + "\" must be a non-empty array");
-            return nullptr;
-        }
-        return &*it;
-    };
+    read_suite_settings(r, doc, s);
     // Names and pairs seen so far, in hash sets: a suite of 200,000 pairs is read in linear time
     // (a scan of the lists for every entry took 73 s there: issue 26 item 17).
-    std::unordered_set<std::string> model_names, runtime_names, pair_names;
-    if (const json* models = list("models"))
-        for (std::size_t i = 0; i < models->size() && !r.failed(); ++i) {
-            SuiteModel m;
-            read_model(r, (*models)[i], "/models/" + std::to_string(i), base, m);
-            if (!r.failed() && !model_names.insert(m.name).second) r.fail("/models/" + std::to_string(i), "model \"" + m.name + "\" is declared twice");
-            s.models.push_back(std::move(m));
-        }
-    if (const json* runtimes = r.failed() ? nullptr : list("runtimes"))
-        for (std::size_t i = 0; i < runtimes->size() && !r.failed(); ++i) {
-            SuiteRuntime rt;
-            read_runtime(r, (*runtimes)[i], "/runtimes/" + std::to_string(i), base, rt);
-            if (!r.failed() && !runtime_names.insert(rt.name).second) r.fail("/runtimes/" + std::to_string(i), "runtime \"" + rt.name + "\" is declared twice");
-            s.runtimes.push_back(std::move(rt));
-        }
+    DeclaredNames names;
+    if (const json* models = declared_list(r, doc, "models"))
+        read_declared(r, *models, "models", "model", base, read_model, s.models, names.models);
+    if (const json* runtimes = r.failed() ? nullptr : declared_list(r, doc, "runtimes"))
+        read_declared(r, *runtimes, "runtimes", "runtime", base, read_runtime, s.runtimes, names.runtimes);
     if (r.failed()) return r.error();
-
-    // Pairs: [{"runtime": r, "models": [...]}]; absent means every runtime with every model.
-    if (auto it = doc.find("pairs"); it != doc.end()) {
-        if (!it->is_array()) r.fail("/pairs", "\"pairs\" must be an array");
-        else
-            for (std::size_t i = 0; i < it->size() && !r.failed(); ++i) {
-                const std::string ptr = "/pairs/" + std::to_string(i);
-                const json& p = (*it)[i];
-                if (!p.is_object()) { r.fail(ptr, "a pair entry must be an object"); break; }
-                only_keys(r, p, ptr, {"runtime", "models"});
-                const auto rt = r.string(p, ptr, "runtime", Need::required).value_or("");
-                if (!r.failed() && !runtime_names.count(rt)) r.fail(ptr + "/runtime", "no runtime named \"" + rt + "\"");
-                const auto models = r.strings(p, ptr, "models");
-                if (!r.failed() && models.empty()) r.fail(ptr, "\"models\" must list at least one model");
-                for (std::size_t j = 0; j < models.size() && !r.failed(); ++j) {
-                    if (!model_names.count(models[j])) r.fail(ptr + "/models/" + std::to_string(j), "no model named \"" + models[j] + "\"");
-                    // Safe names hold no '/', so "runtime/model" names one pair.
-                    else if (!pair_names.insert(rt + "/" + models[j]).second)
-                        r.fail(ptr + "/models/" + std::to_string(j), "pair " + rt + "/" + models[j] + " is listed twice");
-                    s.pairs.push_back({rt, models[j]});
-                }
-            }
-    } else {
-        for (const auto& rt : s.runtimes)
-            for (const auto& m : s.models) s.pairs.push_back({rt.name, m.name});
-    }
+    read_pairs(r, doc, names, s);
     if (r.failed()) return r.error();
     return s;
 }

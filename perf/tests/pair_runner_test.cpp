@@ -197,3 +197,33 @@ TEST_CASE("a command runtime gets the model's forge spec", "[pair]") {
     const auto args = build_arguments(rt, w, "/m/x.gguf", "x", 4, "/specs/x.json");
     CHECK(args == std::vector<std::string>{"--spec", "/specs/x.json", "-p", "64", "-r", "4"});
 }
+
+TEST_CASE("per-process repetitions: the prefill headline is the median of those that printed one", "[pair]") {
+    const auto dir = test::temp_dir("prefill-gap");
+    // Launch n prints decode 10n tok/s and prefill 100n tok/s, except launch 2, which prints no prefill.
+    const std::string script = fmt::format(
+        "n=$(cat {0}/count 2>/dev/null || echo 0); n=$((n + 1)); echo $n > {0}/count; echo prompt 50 tokens; "
+        "echo decode $((10 * n)) tok/s; [ $n -eq 2 ] || echo prefill $((100 * n)) tok/s",
+        dir.string());
+    const std::string manifest = R"({"suite": "prefill-gap", "backend": "cpu",
+        "workload": {"warmup": 0, "repetitions": 3, "cooldown_s": 0},
+        "models": [{"name": "m", "checkpoint": "m.gguf", "weight_bytes": 1000}],
+        "runtimes": [{"name": "sh", "kind": "command", "binary": "/bin/sh", "args": ["-c", ")" + script + R"("],
+                      "patterns": {"decode_tok_s": "decode ([0-9.]+) tok/s", "prefill_tok_s": "prefill ([0-9.]+) tok/s",
+                                   "prompt_tokens": "prompt ([0-9]+) tokens"}}]})";
+    const auto suite = parse_suite(manifest, (dir / "prefill-gap.json").string(), dir);
+    REQUIRE(suite);
+    HostContext host;
+    host.backend = "cpu";
+    host.host = "test-host";
+    host.date = "2026-11-29";
+    const auto ran = run(*suite, "sh", "m", {}, host);
+    REQUIRE(ran.outcome.status.text == "ok");
+    const auto& row = *ran.outcome.row;
+    CHECK(row.decode_tok_s_samples == std::vector<double>{10, 20, 30});
+    CHECK(row.decode_tok_s == Approx(20));
+    // Two readings of three: a headline from them, but no samples column that would not line up.
+    CHECK(row.prefill_tok_s == Approx(200));
+    CHECK(row.prefill_tok_s_samples.empty());
+    CHECK(row.prefill_ms == Approx(250));  // 50 prompt tokens at 200 tok/s
+}

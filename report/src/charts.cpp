@@ -154,13 +154,12 @@ std::optional<GnuplotJob> history_job(const ReportData& page, const ModelLine& l
     // The x axis is the order of the runs, not the clock: runs come in bursts (eleven in one
     // afternoon, then nothing for days), and each must stay a point of its own.
     std::map<std::string, double> run_start;  // run -> its earliest time
-    auto run_key = [](const HistoryPoint& p) { return p.run_id.empty() ? p.source + "|" + p.date : p.run_id; };
     for (const auto* p : points) {
         auto t = run_time(*p);
         if (!t || !(p->decode_tok_s > 0)) continue;  // only valid dates and readings reach the data file
         by_runtime[series_name(*p)].push_back({*t, p});
         dates.insert(p->date);
-        auto [it, added] = run_start.try_emplace(run_key(*p), *t);
+        auto [it, added] = run_start.try_emplace(p->run, *t);
         if (!added) it->second = std::min(it->second, *t);
     }
     // One date is one cloud of points, not a history.
@@ -212,7 +211,7 @@ std::optional<GnuplotJob> history_job(const ReportData& page, const ModelLine& l
         std::string rows;
         for (const auto& [t, p] : pts) {
             const double share = 100 * p->decode_tok_s / latest;
-            rows += fmt::format("{} {}\n", ordinal[run_key(*p)], share);
+            rows += fmt::format("{} {}\n", ordinal[p->run], share);
             lo = std::min(lo, share);
             hi = std::max(hi, share);
         }

@@ -9,6 +9,7 @@
 #include <boost/filesystem.hpp>
 
 #include "perfgate/core/csv.hpp"
+#include "perfgate/core/row_runs.hpp"
 #include "perfgate/gates/statistics.hpp"
 
 namespace perfgate::report {
@@ -79,27 +80,23 @@ History collect_history(const std::string& dir, const ReportData& data) {
                 for (const auto* l : found->second)
                     if (same_prompt_length(l->prompt_len, prompt_length(g))) line = l;  // the last match, as the page orders them
             if (line == nullptr) continue;
-            // Each run is a point of its own; rows without a run_id (mlxcel's) are one run per file.
-            std::map<std::string, gates::SampleGroup> runs;
-            for (const auto* r : g.ok_rows) {
-                auto [it, added] = runs.try_emplace(r->run_id, g);
-                if (added) it->second.rows.clear(), it->second.ok_rows.clear();
-                it->second.rows.push_back(r);
-                it->second.ok_rows.push_back(r);
-            }
-            for (const auto& [run_id, run] : runs) {
-                const auto run_samples = run.samples("decode_tok_s");
+            // Each run is a point of its own, grouped as the gate groups its history (core/row_runs.hpp).
+            for (const auto& run : group_into_runs(g.ok_rows)) {
+                gates::SampleGroup rows_of_run = g;
+                rows_of_run.rows = rows_of_run.ok_rows = run.rows;
+                const auto run_samples = rows_of_run.samples("decode_tok_s");
                 if (run_samples.empty()) continue;
-                auto date = run.date();
+                auto date = rows_of_run.date();
                 if (date.empty() && context.file_name) date = context.file_name->date;
-                h.points.push_back({static_cast<std::size_t>(line - data.lines.data()), g.model, g.runtime, date, run_id,
-                                    run.first().timestamp, run.first().flags, gates::median(run_samples), base});
+                h.points.push_back({static_cast<std::size_t>(line - data.lines.data()), g.model, g.runtime, date, run.run,
+                                    rows_of_run.first().timestamp, rows_of_run.first().flags,
+                                    gates::median(run_samples), base});
             }
         }
     }
     std::sort(h.points.begin(), h.points.end(), [](const HistoryPoint& a, const HistoryPoint& b) {
-        return std::tie(a.line, a.model, a.runtime, a.date, a.timestamp, a.source, a.run_id) <
-               std::tie(b.line, b.model, b.runtime, b.date, b.timestamp, b.source, b.run_id);
+        return std::tie(a.line, a.model, a.runtime, a.date, a.timestamp, a.source, a.run) <
+               std::tie(b.line, b.model, b.runtime, b.date, b.timestamp, b.source, b.run);
     });
     return h;
 }

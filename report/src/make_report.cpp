@@ -73,6 +73,7 @@ Expected<ReportOutcome> make_report(const ReportOptions& options) {
     if (ec) return make_error(fmt::format("perfgate report: cannot create {}: {}", dir.string(), ec.message()));
 
     if (!options.history_dir.empty()) in.history = collect_history(options.history_dir, data);
+    in.verdicts = judge_against_history(options);
     in.charts = draw_charts(data, in.history, dir.string(), output.stem().string(), charts);
 
     const auto page = render_page(in);
@@ -87,6 +88,7 @@ Expected<ReportOutcome> make_report(const ReportOptions& options) {
                                   in.charts.not_drawn.empty() ? "" : "; charts not drawn: " + in.charts.not_drawn);
     for (const auto& f : in.charts.failures) outcome.summary += "chart failed: " + f + "\n";
     for (const auto& o : in.charts.omitted) outcome.summary += "chart omitted: " + o + "\n";
+    outcome.summary += history_verdict_summary(in.verdicts);
     if (in.comparison) {
         const auto& c = *in.comparison;
         if (c.decode)

@@ -299,7 +299,8 @@ void render_results(std::string& p, const PageInputs& in) {
 void render_comparison(std::string& p, const PageInputs& in) {
     p += "## Comparison\n\n";
     if (!in.comparison) {
-        p += fmt::format("No comparison: {} runtime(s) on this page; pass `--compare A:B` to compare two of them.\n\n",
+        p += fmt::format("No comparison between runtimes: {} runtime(s) on this page; pass `--compare A:B` to compare two "
+                         "of them. Each pair's verdict against its own history is under *Verdict against history*.\n\n",
                          in.data->runtimes.size());
         return;
     }
@@ -390,6 +391,7 @@ std::string render_page(const PageInputs& in) {
     render_method(p, in);
     render_results(p, in);
     render_comparison(p, in);
+    render_history_verdicts(p, in.verdicts);
     render_charts(p, in);
     render_reproduce(p, in);
     return p;

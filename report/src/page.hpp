@@ -6,6 +6,7 @@
 #include "perfgate/report/charts.hpp"
 #include "comparison.hpp"
 #include "environment.hpp"
+#include "history_verdict.hpp"
 #include "roofline.hpp"
 
 namespace perfgate::report {
@@ -19,6 +20,7 @@ struct PageInputs {
     ChartOutcome charts;
     std::string reproduce_command;  // the perfgate report command line that made the page
     History history;
+    HistoryVerdicts verdicts;       // the gate's, against the history folder
 };
 
 std::string render_page(const PageInputs& in);

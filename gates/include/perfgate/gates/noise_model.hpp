@@ -9,24 +9,23 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/core/row_runs.hpp"
 #include "perfgate/gates/samples.hpp"
 
 namespace perfgate::gates {
 
 // One run of one pair, one metric.
 struct RunLevel {
-    std::string run;          // run_id, or file:line for a row without one
+    std::string run;          // run_key (core/row_runs.hpp): run_id, or file:line for a row without one
     std::string when;         // timestamp, else date: the chronological order
     double value = 0;         // median of the run's samples
     std::size_t launches = 0; // rows of the run (a pair rerun inside a run adds one)
 };
 
-// The runs of `group` that measured `metric` (ok rows only), oldest first. Rows sharing a non-empty
-// run_id are one run; a row without one (mlxcel's files) is a run of its own.
+// The runs of `group` that measured `metric` (ok rows only), oldest first, as core's
+// group_into_runs groups them (row_runs.hpp: rows sharing a non-empty run_id are one run; a row
+// without one, mlxcel's, is a run of its own), the rule the page's history uses too.
 std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& metric);
-
-// The run a row belongs to, as RunLevel::run names it: its run_id, else "<file>:<line>".
-std::string run_key(const ResultRow& row);
 
 // The samples of `metric` of one run of `group` (run as in RunLevel::run).
 std::vector<double> run_samples(const SampleGroup& group, const std::string& metric, const std::string& run);

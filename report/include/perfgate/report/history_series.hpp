@@ -11,7 +11,9 @@ namespace perfgate::report {
 struct HistoryPoint {
     std::size_t line = 0;  // index into ReportData::lines
     std::string model, runtime, date;
-    std::string run_id;       // one point per run: a file holding several runs gives several points
+    // One point per run, named as core's run_key names it (its run_id, else the row's file:line):
+    // a file holding several runs gives several points, and the gate's history has the same runs.
+    std::string run;
     std::string timestamp;    // of the run's first row (ISO 8601 UTC), else empty
     std::string flags;        // the run's runtime flags: runs with other flags are another series
     double decode_tok_s = 0;  // the run's median
@@ -24,7 +26,7 @@ struct History {
     std::vector<std::string> skipped;     // "<file>: <why>" (unreadable files are noted, not fatal)
 };
 
-// Points for the models of `data` (ok rows; median decode per run: file, run_id, model and runtime). The page's
+// Points for the models of `data` (ok rows; median decode per run, runs as group_into_runs makes them). The page's
 // own result files count as history too (read once even when they sit in `dir`).
 History collect_history(const std::string& dir, const ReportData& data);
 
