@@ -18,6 +18,11 @@ std::string machine_of(const SampleGroup& group) {
 
 const SampleGroup* MachineFilter::rows_of(const SampleGroup* group, const std::string& machine) {
     if (!group || machine.empty()) return group;
+    if (auto it = cut_.find({group, machine}); it != cut_.end()) return it->second;
+    return cut_[{group, machine}] = cut(group, machine);
+}
+
+const SampleGroup* MachineFilter::cut(const SampleGroup* group, const std::string& machine) {
     SampleGroup view = *group;
     std::erase_if(view.rows, [&](const ResultRow* r) { return r->machine_id != machine; });
     std::erase_if(view.ok_rows, [&](const ResultRow* r) { return r->machine_id != machine; });

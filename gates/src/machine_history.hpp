@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfgate/gates/machine_spread.hpp"
@@ -30,8 +31,11 @@ public:
     const SampleGroup* original(const SampleGroup* group) const;
 
 private:
+    const SampleGroup* cut(const SampleGroup* group, const std::string& machine);
     std::deque<SampleGroup> views_;
     std::map<const SampleGroup*, const SampleGroup*> cut_from_;
+    // Each group is cut once per machine: the gate asks again for every metric of a pair.
+    std::map<std::pair<const SampleGroup*, std::string>, const SampleGroup*> cut_;
 };
 
 // What the history of a pair holds from machines other than the current one.
