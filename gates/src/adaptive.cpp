@@ -12,7 +12,7 @@ namespace {
 
 using PairKey = std::pair<std::string, std::string>;  // model as written, runtime
 
-PairKey key_of(const PairReport& p) { return {p.current_model, p.runtime}; }
+PairKey pair_key_of(const PairReport& p) { return {p.current_model, p.runtime}; }
 
 }  // namespace
 
@@ -25,7 +25,7 @@ Expected<GateReport> gate_rows_adaptive(std::vector<ResultRow> current, const Ga
         if (!report) return report;
         bool again = false;
         for (const auto& pair : report->pairs) {
-            const PairKey key = key_of(pair);
+            const PairKey key = pair_key_of(pair);
             if (pair.verdict != Verdict::inconclusive || exhausted[key]) continue;
             std::size_t& done = reruns[key];
             if (done >= max_reruns) continue;
@@ -46,7 +46,7 @@ Expected<GateReport> gate_rows_adaptive(std::vector<ResultRow> current, const Ga
         }
         if (again) continue;
         for (auto& pair : report->pairs) {
-            auto it = reruns.find(key_of(pair));
+            auto it = reruns.find(pair_key_of(pair));
             if (it == reruns.end() || it->second == 0) continue;
             pair.reruns = it->second;
             report->notes.push_back(fmt::format("{}/{}: {} rerun(s) for adaptive repetitions (bound {}), final verdict {}",

@@ -13,6 +13,7 @@
 
 #include "perfgate/gates/decision.hpp"
 #include "perfgate/gates/statistics.hpp"
+#include "rounding.hpp"
 
 namespace perfgate::gates {
 namespace {
@@ -41,10 +42,7 @@ double max_drop_for(double sigma, std::size_t n, double base_max_drop, double ta
     return std::min(std::max(base_max_drop, needed), 0.95);
 }
 
-double round_to(double x, int digits) {
-    const double f = std::pow(10.0, digits);
-    return std::round(x * f) / f;
-}
+using detail::round_to;
 
 }  // namespace
 

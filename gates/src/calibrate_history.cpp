@@ -10,16 +10,10 @@
 #include "perfgate/gates/noise_model.hpp"
 #include "perfgate/gates/samples.hpp"
 #include "perfgate/gates/statistics.hpp"
+#include "rounding.hpp"
 
 namespace perfgate::gates {
-namespace {
-
-double round_to(double x, int digits) {
-    const double f = std::pow(10.0, digits);
-    return std::round(x * f) / f;
-}
-
-}  // namespace
+using detail::round_to;
 
 Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string& benchmarks_dir, const std::string& host,
                                                               const ThresholdSet& policy,

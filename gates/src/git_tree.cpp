@@ -17,7 +17,7 @@ constexpr std::size_t max_git_output = std::size_t{1} << 30;
 // git on a local repository answers in well under a second; this only stops a hung one.
 constexpr std::chrono::minutes git_timeout{10};
 
-std::string describe(const std::vector<std::string>& args) {
+std::string git_command_text(const std::vector<std::string>& args) {
     std::string s = "git";
     for (const auto& a : args) s += " " + a;
     return s;
@@ -36,17 +36,17 @@ Expected<std::string> run_git_impl(const std::string& work_dir, const std::vecto
     request.timeout = git_timeout;
     request.capture_limit = max_git_output;
     auto ran = run_process(request);
-    if (!ran) return make_error(describe(args) + ": " + ran.error().message);
+    if (!ran) return make_error(git_command_text(args) + ": " + ran.error().message);
     if (ran->timed_out)
-        return make_error(describe(args) + " (in " + work_dir + ") did not finish within " +
+        return make_error(git_command_text(args) + " (in " + work_dir + ") did not finish within " +
                           std::to_string(git_timeout.count()) + " minutes");
     if (ran->out_truncated)
-        return make_error(describe(args) + " (in " + work_dir + ") printed more than " +
+        return make_error(git_command_text(args) + " (in " + work_dir + ") printed more than " +
                           std::to_string(max_git_output) + " bytes");
     if (ran->shell_status() != 0) {
         std::string errors = ran->err;
         while (!errors.empty() && (errors.back() == '\n' || errors.back() == '\r')) errors.pop_back();
-        return make_error(describe(args) + " (in " + work_dir + ") exited " + std::to_string(ran->shell_status()) +
+        return make_error(git_command_text(args) + " (in " + work_dir + ") exited " + std::to_string(ran->shell_status()) +
                           ": " + errors);
     }
     return std::move(ran->out);

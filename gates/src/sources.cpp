@@ -38,7 +38,7 @@ Status refuse_head_as_ref(const std::string& root, const std::string& ref) {
     return Ok{};
 }
 
-std::string key_of(const BenchmarkFileName& n) { return n.series + '\x1f' + n.host; }
+std::string series_key_of(const BenchmarkFileName& n) { return n.series + '\x1f' + n.host; }
 
 }  // namespace
 
@@ -120,7 +120,7 @@ Status Sources::add_history(BenchmarkHistory& history, const std::set<std::strin
             if (!bfs::is_regular_file(entry.status())) continue;
             if (auto bad = impossible_date_in_name(entry.path().generic_string())) return make_error(*bad);
             auto name = parse_benchmark_file_name(entry.path().filename().string());
-            if (!name || (!wanted.empty() && !wanted.count(key_of(*name)))) continue;
+            if (!name || (!wanted.empty() && !wanted.count(series_key_of(*name)))) continue;
             std::string path = entry.path().generic_string();
             // Resolving a path costs system calls; only a file named like a results file can be one.
             std::string identity = result_names.count(entry.path().filename().string()) ? identity_of(path) : path;
@@ -136,7 +136,7 @@ Status Sources::add_history(BenchmarkHistory& history, const std::set<std::strin
         if (path.rfind(prefix, 0) != 0 || path.find('/', prefix.size()) != std::string::npos) continue;
         if (auto bad = impossible_date_in_name(*options_.baseline_ref + ":" + path)) return make_error(*bad);
         auto name = parse_benchmark_file_name(path);
-        if (!name || (!wanted.empty() && !wanted.count(key_of(*name)))) continue;
+        if (!name || (!wanted.empty() && !wanted.count(series_key_of(*name)))) continue;
         files.emplace_back(path, *name);
         ids.push_back(id);
     }

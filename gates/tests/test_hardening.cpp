@@ -219,8 +219,14 @@ TEST_CASE("duplicate keys in a thresholds file are refused with file:line", "[ga
 // that the token-count rule alone decides comparability.
 TEST_CASE("hunyuan-13b: decode fell by two thirds while 128 tokens became 100 -> regressed, with a warning",
           "[gates][hardening][acceptance]") {
-    auto [base_csv, base] = fixture_row("metal_m1ultra_2026-09-06.csv", "hunyuan-13b");
-    auto [gb10_csv, gb10] = fixture_row("cuda_gb10_2026-07-12.csv", "hunyuan-13b");
+    // Named variables, not structured bindings: the lambda below captures them, which clang-14
+    // (the sanitizer build's compiler) does not allow for bindings.
+    const auto base_fixture = fixture_row("metal_m1ultra_2026-09-06.csv", "hunyuan-13b");
+    const auto gb10_fixture = fixture_row("cuda_gb10_2026-07-12.csv", "hunyuan-13b");
+    const CsvText& base_csv = base_fixture.first;
+    const std::vector<std::string>& base = base_fixture.second;
+    const CsvText& gb10_csv = gb10_fixture.first;
+    const std::vector<std::string>& gb10 = gb10_fixture.second;
     REQUIRE(base[base_csv.col("generated_tokens")] == "128");
     REQUIRE(gb10[gb10_csv.col("generated_tokens")] == "100");
     const double before = std::stod(base[base_csv.col("decode_tok_s")]), after = std::stod(gb10[gb10_csv.col("decode_tok_s")]);

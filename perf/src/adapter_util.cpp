@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <algorithm>
 #include <numeric>
 
 #include "perfgate/core/text.hpp"
@@ -52,6 +53,18 @@ Expected<Measurement> checked(std::string_view format, Measurement m, std::strin
 Error no_numbers(std::string_view format, std::string_view what, std::string_view output) {
     return make_error(std::string(format) + ": " + std::string(what) + "; output begins: " +
                       perfgate::printable_excerpt(output, 300));
+}
+
+std::vector<std::string_view> lines_containing(std::string_view text, std::string_view key) {
+    std::vector<std::string_view> lines;
+    for (auto at = text.find(key); at != std::string_view::npos;) {
+        const auto newline_before = text.rfind('\n', at);
+        const auto begin = newline_before == std::string_view::npos ? 0 : newline_before + 1;
+        const auto end = std::min(text.find('\n', at), text.size());
+        lines.push_back(text.substr(begin, end - begin));
+        at = end == text.size() ? std::string_view::npos : text.find(key, end);
+    }
+    return lines;
 }
 
 }  // namespace perfgate::perf::detail

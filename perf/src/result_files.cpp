@@ -56,7 +56,7 @@ Status check_test(const LlamaBenchTest& t, const std::string& origin) {
     return Ok{};
 }
 
-ResultRow base_row(const LlamaBenchTest& t, const std::string& origin, const std::string& host) {
+ResultRow row_of_test(const LlamaBenchTest& t, const std::string& origin, const std::string& host) {
     ResultRow r;
     r.model_path = t.model_filename;
     r.runtime = "llama-bench";
@@ -129,7 +129,7 @@ std::string model_label(const TestGroups& grouped, const TestGroupKey& key) {
 ResultRow group_row(const TestGroup& group, std::size_t k, const std::string& origin, const std::string& host) {
     const auto& pp = group.prefill;
     const auto& tg = group.decode;
-    ResultRow r = base_row(k < pp.size() ? *pp[k] : *tg[k], origin, host);
+    ResultRow r = row_of_test(k < pp.size() ? *pp[k] : *tg[k], origin, host);
     if (k < pp.size()) {
         r.prompt_tokens = pp[k]->n_prompt;
         r.prompt_target_len = pp[k]->n_prompt;

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <regex>
 
+#include "adapter_util.hpp"
 #include "perfgate/core/csv.hpp"
 #include "perfgate/perf/adapters.hpp"
 #include "perfgate/perf/llama_bench_tests.hpp"
@@ -213,4 +214,22 @@ TEST_CASE("command adapter: an optional version regex records the runtime's own 
     CHECK(none->facts.version.empty());
     p.version = "transformers=[^ ]+";  // no group
     CHECK_FALSE(parse_command_output(out, p));
+}
+
+TEST_CASE("the lines an adapter searches are every line holding the key, each once, without its newline", "[adapters]") {
+    using detail::lines_containing;
+    CHECK(lines_containing("", "Decode:").empty());
+    CHECK(lines_containing("nothing here\n", "Decode:").empty());
+    const std::string text = "Decode: 1 ms\nother\nx Decode: 2 Decode: 3\r\nlast Decode:";
+    const auto lines = lines_containing(text, "Decode:");
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] == "Decode: 1 ms");
+    CHECK(lines[1] == "x Decode: 2 Decode: 3\r");  // a line holding the key twice comes once
+    CHECK(lines[2] == "last Decode:");                // the last line needs no newline
+    // The mlxcel profile's numbers are found on their lines in the middle of a long output.
+    const std::string noise(1 << 20, 'x');
+    const auto m = parse_mlxcel_profile(noise + "\nDecode: 10.0 ms (100.0 tok/s)\n" + noise);
+    REQUIRE(m);
+    CHECK(m->decode_tok_s == Approx(100.0));
+    CHECK(m->decode_ms == Approx(10.0));
 }

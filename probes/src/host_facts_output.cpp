@@ -8,7 +8,7 @@
 namespace perfgate::probes {
 
 namespace {
-std::string gib(const std::optional<std::uint64_t>& bytes) {
+std::string memory_text(const std::optional<std::uint64_t>& bytes) {
     return bytes ? fmt::format("{:.1f} GiB", static_cast<double>(*bytes) / 1073741824.0) : "unknown";
 }
 }  // namespace
@@ -54,10 +54,10 @@ std::string to_summary(const HostFacts& f) {
         s += fmt::format("device   {} {}{}{}\n", f.device_name.value_or("unknown"), f.device_arch.value_or("arch unknown"),
                          f.device_chip_id ? " chip " + *f.device_chip_id : "",
                          f.reported_arch ? " (reported " + *f.reported_arch + ")" : "");
-    s += fmt::format("memory   {} device ({}){}; usable {} at {:.2f} headroom\n", gib(f.device_memory_bytes),
+    s += fmt::format("memory   {} device ({}){}; usable {} at {:.2f} headroom\n", memory_text(f.device_memory_bytes),
                      f.device_memory_source.value_or("no source"),
-                     f.uma ? (*f.uma ? ", unified" : ", dedicated") : "", gib(f.usable_memory_bytes), f.headroom_factor);
-    s += fmt::format("host     {}, {} RAM, {} / kernel {}\n", f.cpu_model.value_or("unknown CPU"), gib(f.host_memory_bytes),
+                     f.uma ? (*f.uma ? ", unified" : ", dedicated") : "", memory_text(f.usable_memory_bytes), f.headroom_factor);
+    s += fmt::format("host     {}, {} RAM, {} / kernel {}\n", f.cpu_model.value_or("unknown CPU"), memory_text(f.host_memory_bytes),
                      f.os.value_or("unknown OS"), f.kernel.value_or("unknown"));
     if (f.rocm_version || f.hip_version) s += fmt::format("rocm     {} (HIP {})\n", f.rocm_version.value_or("unknown"), f.hip_version.value_or("unknown"));
     if (f.cuda_version || f.driver_version) s += fmt::format("driver   {}{}\n", f.driver_version.value_or("unknown"), f.cuda_version ? ", CUDA " + *f.cuda_version : "");

@@ -7,11 +7,9 @@
 namespace perfgate::probes {
 
 namespace {
-constexpr std::uint64_t mib = 1024ULL * 1024ULL;
-
 // "N" MiB as bytes; nullopt when the digits do not fit (a size no device has).
 std::optional<std::uint64_t> mib_bytes(const std::string& digits) {
-    if (auto n = parse_leading_uint(digits)) return checked_multiply(*n, mib);
+    if (auto n = parse_leading_uint(digits)) return checked_multiply(*n, kMiB);
     return std::nullopt;
 }
 

@@ -7,8 +7,6 @@
 namespace perfgate::probes {
 
 namespace {
-constexpr std::uint64_t mib = 1024ULL * 1024ULL;
-
 std::vector<std::string> split_csv(const std::string& line) {
     std::vector<std::string> cells;
     std::size_t start = 0;
@@ -23,7 +21,7 @@ std::vector<std::string> split_csv(const std::string& line) {
 
 // "143771", "143771 MiB"; "[N/A]", "N/A" and "Not Supported" are unknown.
 std::optional<std::uint64_t> mib_cell(const std::string& cell) {
-    if (auto n = parse_leading_uint(cell)) return checked_multiply(*n, mib);
+    if (auto n = parse_leading_uint(cell)) return checked_multiply(*n, kMiB);
     return std::nullopt;
 }
 }  // namespace
@@ -45,7 +43,7 @@ NvidiaSmiTable parse_nvidia_smi(std::string_view raw) {
         } else if (expect_memory_row) {
             expect_memory_row = false;
             if (std::regex_search(line, m, memory_re) && m[2].matched)
-                if (auto n = parse_leading_uint(m[2].str())) table.gpus.back().memory_total_bytes = checked_multiply(*n, mib);
+                if (auto n = parse_leading_uint(m[2].str())) table.gpus.back().memory_total_bytes = checked_multiply(*n, kMiB);
         }
     }
     return table;

@@ -10,6 +10,9 @@
 
 namespace perfgate::probes {
 
+// Tools print memory in MiB.
+inline constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
+
 // Removes ANSI escape sequences, both real ESC bytes and the literal "ESC[37m" spelling seen in
 // pasted rocminfo output, and carriage returns.
 std::string strip_ansi(std::string_view text);

@@ -13,8 +13,6 @@
 namespace perfgate::report {
 namespace {
 
-std::string md(const std::string& s) { return markdown_text(s); }
-
 // A value as the gate's reports read it: tok/s as recorded, memory in MiB.
 std::string value_text(const std::string& metric, const std::optional<double>& v) {
     if (!v) return "-";
@@ -27,25 +25,25 @@ std::string effect_text(const std::optional<double>& v) { return v ? fmt::format
 
 std::string metric_label(const std::string& metric) {
     const Metric* m = find_metric(metric);
-    return m ? std::string(m->label) : md(metric);
+    return m ? std::string(m->label) : markdown_text(metric);
 }
 
 // The pair: its model and runtime, then what tells two pairs of one model apart (harness, batch,
 // prompt length), and the host only when the page spans several (otherwise the header says it).
 std::string pair_cell(const gates::PairReport& p, bool name_host) {
-    std::string out = md(p.model) + " on " + md(p.runtime);
-    if (p.harness != "text" && !p.harness.empty()) out += " [" + md(p.harness) + "]";
+    std::string out = markdown_text(p.model) + " on " + markdown_text(p.runtime);
+    if (p.harness != "text" && !p.harness.empty()) out += " [" + markdown_text(p.harness) + "]";
     if (p.batch && *p.batch != 1) out += fmt::format(" (batch {})", *p.batch);
     if (p.prompt_target_len) out += fmt::format(", prompt {}", *p.prompt_target_len);
-    if (name_host) out += ", " + md(p.host);
+    if (name_host) out += ", " + markdown_text(p.host);
     return out;
 }
 
 // The rule that decided and how much history it had: "history, 10 runs", "fallback, 2 runs".
 std::string rule_cell(const gates::MetricCheck& m) {
     if (m.test.empty()) return "-";
-    if (m.history_runs == 0) return md(m.test);
-    return fmt::format("{}, {} run{}", md(m.test), m.history_runs, m.history_runs == 1 ? "" : "s");
+    if (m.history_runs == 0) return markdown_text(m.test);
+    return fmt::format("{}, {} run{}", markdown_text(m.test), m.history_runs, m.history_runs == 1 ? "" : "s");
 }
 
 std::string verdict_cell(gates::Verdict v) {
@@ -55,8 +53,8 @@ std::string verdict_cell(gates::Verdict v) {
 
 std::string why_cell(const gates::PairReport& p, const gates::MetricCheck& m) {
     std::vector<std::string> parts;
-    if (!m.reason.empty()) parts.push_back(md(m.reason));
-    for (const auto& w : p.warnings) parts.push_back("warning: " + md(w));
+    if (!m.reason.empty()) parts.push_back(markdown_text(m.reason));
+    for (const auto& w : p.warnings) parts.push_back("warning: " + markdown_text(w));
     return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, "; "));
 }
 
@@ -69,7 +67,7 @@ void render_table(std::string& page, const gates::GateReport& report) {
     for (const auto& p : report.pairs) {  // worst first, as the gate sorts them
         if (p.metrics.empty()) {
             page += fmt::format("| {} | - | {} | - | - | - | - | - | {} |\n", pair_cell(p, name_host),
-                                verdict_cell(p.verdict), p.reason.empty() ? "-" : md(p.reason));
+                                verdict_cell(p.verdict), p.reason.empty() ? "-" : markdown_text(p.reason));
             continue;
         }
         for (const auto& m : p.metrics)
@@ -105,15 +103,15 @@ void render_history_verdicts(std::string& page, const HistoryVerdicts& verdicts)
         return;
     }
     if (!*verdicts) {
-        page += "No verdict against history: the gate refused its input: " + md(verdicts->error().message) + "\n\n";
+        page += "No verdict against history: the gate refused its input: " + markdown_text(verdicts->error().message) + "\n\n";
         return;
     }
     const gates::GateReport& report = **verdicts;
     page += fmt::format("What `perfgate gate` says of these result files against the earlier results in the history "
                         "folder and the host's thresholds: **{}** ({}).\n\n",
-                        gates::passed(report) ? "pass" : "fail", md(gates::verdict_counts(report)));
+                        gates::passed(report) ? "pass" : "fail", markdown_text(gates::verdict_counts(report)));
     const auto run_failures = gates::run_failure_lines(report);
-    for (const auto& failure : run_failures) page += "- fails the gate: " + md(failure) + "\n";
+    for (const auto& failure : run_failures) page += "- fails the gate: " + markdown_text(failure) + "\n";
     if (!run_failures.empty()) page += "\n";
     // The gate was run with its default power (judge_against_history sets no other).
     page += fmt::format("Each pair's latest run is judged against the reference level of its own history on this host "
@@ -123,8 +121,8 @@ void render_history_verdicts(std::string& page, const HistoryVerdicts& verdicts)
                         "gate's.\n\n",
                         gates::HistoryRule{}.power * 100);
     if (!report.pairs.empty()) render_table(page, report);
-    for (const auto& w : report.warnings) page += "- warning: " + md(w) + "\n";
-    for (const auto& n : report.notes) page += "- " + md(n) + "\n";
+    for (const auto& w : report.warnings) page += "- warning: " + markdown_text(w) + "\n";
+    for (const auto& n : report.notes) page += "- " + markdown_text(n) + "\n";
     if (!report.warnings.empty() || !report.notes.empty()) page += "\n";
 }
 

@@ -10,6 +10,7 @@
 #include "perfgate/core/console.hpp"
 #include "perfgate/core/metric.hpp"
 #include "perfgate/core/escape.hpp"
+#include "percent_text.hpp"
 
 namespace perfgate::runner {
 namespace {
@@ -20,12 +21,7 @@ const gates::PairedCheck* check_of(const AbModelResult& m, const std::string& me
     return nullptr;
 }
 
-// Bounds of a wide interval can be astronomically large after exp(); beyond +-1000% the digits
-// say nothing more, so the display is capped (JSON keeps the numbers).
-std::string percent(double fraction) {
-    if (fraction > 10.0) return ">+1000%";
-    return fmt::format("{:+.1f}%", fraction * 100.0);
-}
+using detail::percent;  // capped at +1000%: JSON keeps the numbers
 
 // "-3.2% [-6.0%, -0.4%] p=0.031": the change, its interval and the one-sided p of "head slower".
 std::string cell(const gates::PairedCheck* c) {

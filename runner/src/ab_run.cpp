@@ -13,6 +13,7 @@
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/pair_runner.hpp"
 #include "perfgate/runner/ab.hpp"
+#include "percent_text.hpp"
 
 namespace perfgate::runner {
 namespace {
@@ -29,12 +30,7 @@ std::optional<double> metric_of(const ResultRow& row, const std::string& metric)
     return perfgate::median(samples);
 }
 
-// Bounds of a wide interval can be astronomically large after exp(); beyond +-1000% the digits
-// say nothing more, so the display is capped (JSON keeps the numbers).
-std::string percent(double fraction) {
-    if (fraction > 10.0) return ">+1000%";
-    return fmt::format("{:+.1f}%", fraction * 100.0);
-}
+using detail::percent;  // capped at +1000%: JSON keeps the numbers
 
 std::string progress_of(const gates::PairedCheck& c) {
     if (!c.change) return c.metric + " -";

@@ -72,23 +72,28 @@ def blank(text: str) -> str:
     return "".join(out)
 
 
-def functions(text: str):
-    """(name, first line, last line) of each function defined at namespace or class level."""
+def functions(text: str, with_linkage: bool = False):
+    """(name, first line, last line) of each function defined at namespace or class level; with
+    with_linkage, a fourth field says whether the function is file-local (in an anonymous namespace,
+    or `static` outside a class)."""
     code = blank(text)
-    stack = []  # (kind, name, first line)
+    stack = []  # (kind, name, first line, in an anonymous namespace or file-local)
     head_start = 0
     found = []
+    in_function = lambda: any(entry[0] == "function" for entry in stack)
     for i, c in enumerate(code):
-        if c == ";" and not any(kind == "function" for kind, _, _ in stack):
+        if c == ";" and not in_function():
             head_start = i + 1
         elif c == "{":
             head = code[head_start:i]
-            if any(kind == "function" for kind, _, _ in stack):
+            anonymous = any(entry[3] for entry in stack if entry[0] == "namespace")
+            if in_function():
                 kind, name = "block", ""
             elif re.search(r"\bnamespace\b|\bextern\s*$", head):
-                kind, name = "scope", ""
+                kind, name = "namespace", ""
+                anonymous = anonymous or bool(re.search(r"\bnamespace\s*$", head))
             elif re.search(r"(^|\s)(class|struct|union|enum)\b[^()]*$", head):
-                kind, name = "scope", ""
+                kind, name = "class", ""
             elif FUNCTION_HEAD.search(head) and not re.search(r"=\s*$", head.split(")")[0]):
                 params = head[: head.rfind(")") + 1]
                 depth, k = 0, len(params) - 1
@@ -100,20 +105,23 @@ def functions(text: str):
                     k -= 1
                 match = NAME_BEFORE_PARAMS.search(params[: k + 1])
                 kind, name = "function", match.group(1) if match else "?"
+                in_class = any(entry[0] == "class" for entry in stack)
+                anonymous = not in_class and (anonymous or bool(re.search(r"(^|\s)static\s", head)))
             else:
                 kind, name = "block", ""
             stripped = len(head) - len(head.lstrip())
             first = code.count("\n", 0, head_start + stripped) + 1
-            stack.append((kind, name, first))
+            stack.append((kind, name, first, anonymous))
             if kind != "function":
                 head_start = i + 1
         elif c == "}":
             if not stack:
                 continue
-            kind, name, first = stack.pop()
+            kind, name, first, file_local = stack.pop()
             if kind == "function":
-                found.append((name, first, code.count("\n", 0, i) + 1))
-            if not any(k == "function" for k, _, _ in stack):
+                last = code.count("\n", 0, i) + 1
+                found.append((name, first, last, file_local) if with_linkage else (name, first, last))
+            if not in_function():
                 head_start = i + 1
     return found
 

@@ -10,7 +10,7 @@
 #   stub-runtime.sh fail              prints an unrelated error and exits 1
 #   stub-runtime.sh garbage           prints text without numbers and exits 0
 #   stub-runtime.sh segv              prints a line, then dies of SIGSEGV
-#   stub-runtime.sh flood FILE        STUB_FLOOD_BYTES (256 MiB) of text on stdout and half that on
+#   stub-runtime.sh flood FILE        STUB_FLOOD_BYTES (96 MiB) of text on stdout and half that on
 #                                     stderr, then the recorded output, exit 0
 #   stub-runtime.sh flood-json FILE   STUB_FLOOD_BYTES (5 MiB) of log lines holding '[' on stdout, then
 #                                     FILE (llama-bench -o json output), exit 0
@@ -46,7 +46,7 @@ case "$mode" in
     garbage) echo "Generating..."; echo "lorem ipsum dolor sit amet, no numbers here"; exit 0 ;;
     segv) echo "loading model..."; kill -s SEGV $$ ;;
     flood)
-        n=${STUB_FLOOD_BYTES:-268435456}
+        n=${STUB_FLOOD_BYTES:-100663296}
         yes 'flood: the runtime prints far more than anyone reads 0123456789' | head -c "$n"
         yes 'flood on stderr' | head -c $((n / 2)) >&2
         recorded "$1" ;;
