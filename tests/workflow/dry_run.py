@@ -25,6 +25,9 @@ The pull-request bypasses of issue 26 run on the same project in pull_request_by
      with a message instead of gating against the working tree; PERFGATE_BASELINE_REF in the
      environment (where a test preset could set it) makes the perf tests fail.
   7. a run that recorded nothing: perf.gate.<suite> fails at a ref (skipped without one).
+  8. the `verdict` job, the check branch protection requires: it passes only when the perf jobs
+     succeeded; a fork's pull request (perf skipped) fails closed with the reason, and so do perf
+     jobs that failed, were cancelled or skipped.
 usage: dry_run.py WORKFLOW PERFGATE_EXECUTABLE PERFGATE_SOURCE_DIR WORK_DIR
 """
 import csv
@@ -97,7 +100,9 @@ def evaluate(expr, ctx):
 
 
 def substitute(text, ctx):
-    return re.sub(r"\$\{\{(.*?)\}\}", lambda m: str(evaluate(m.group(1), ctx)), str(text))
+    def text_of(value):  # GitHub writes booleans as true / false
+        return str(value).lower() if isinstance(value, bool) else str(value)
+    return re.sub(r"\$\{\{(.*?)\}\}", lambda m: text_of(evaluate(m.group(1), ctx)), str(text))
 
 
 def run_job(job, project, event, expect):
@@ -144,6 +149,38 @@ def run_job(job, project, event, expect):
         outcomes[step.get("id", name)] = {"outcome": outcome, "outputs": outputs, "stdout": r.stdout + r.stderr}
         failed = failed or r.returncode != 0
     return outcomes, open(summary).read()
+
+
+def run_verdict(job, result, fork):
+    """Runs the verdict job's steps as written for a perf result (success, failure, cancelled,
+    skipped) and a pull request from this repository or a fork; returns (exit code, output)."""
+    head = "fork/perfgate" if fork else "o/perfgate"
+    ctx = {"needs": {"perf": {"result": result}},
+           "github": {"event_name": "pull_request", "repository": "o/perfgate",
+                      "event": {"pull_request": {"head": {"repo": {"full_name": head}}}}}}
+    check(evaluate(job["if"], ctx), f"verdict ({result}, fork={fork}): the job runs whatever the perf jobs did")
+    rc, out = 0, ""
+    for step in job["steps"]:
+        env = dict(os.environ, **{k: substitute(v, ctx) for k, v in step.get("env", {}).items()})
+        r = subprocess.run(["bash", "-e", "-c", substitute(step["run"], ctx)], env=env, capture_output=True, text=True)
+        rc, out = rc or r.returncode, out + r.stdout + r.stderr
+    return rc, out
+
+
+def check_verdict(workflow):
+    """8. The required check fails closed: only measured, passing perf jobs make it pass."""
+    job = workflow["jobs"]["verdict"]
+    check(job.get("needs") == "perf" and job.get("if") == "always()" and "self-hosted" not in str(job["runs-on"]),
+          "verdict: after the perf jobs whatever their result, on a GitHub-hosted runner")
+    check(not any("uses" in s for s in job["steps"]), "verdict: checks out and runs no code of the pull request")
+    rc, out = run_verdict(job, "success", fork=False)
+    check(rc == 0, "verdict: measured and passed -> the required check passes")
+    rc, out = run_verdict(job, "skipped", fork=True)
+    check(rc != 0 and "fork's pull request is not measured" in out,
+          "verdict: a fork's pull request (perf skipped) fails closed, with the reason")
+    for result in ("failure", "cancelled", "skipped"):
+        rc, out = run_verdict(job, result, fork=False)
+        check(rc != 0 and f"ended '{result}'" in out, f"verdict: perf {result} -> the required check fails")
 
 
 def run_propose(job, project, run_id):
@@ -260,6 +297,7 @@ def main():
     check("-DPERFGATE_BASELINE_REF=" in configure, "the base ref is passed on the configure command line")
     check("PERFGATE_BASELINE_REF" not in json.dumps([s.get("env", {}) for s in job["steps"]] + [job["env"]]),
           "no step hands the base ref on through the environment (a test preset could override it)")
+    check_verdict(workflow)
 
     project = os.path.join(WORK, "project")
     set_recording()
