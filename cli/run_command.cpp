@@ -46,8 +46,8 @@ void add_run_command(CLI::App& app) {
     cmd->add_flag("--list", run.list, "Print the suite's pairs and exit");
     cmd->add_flag("--gate", r.gate, "Gate each recorded row against its baseline (earlier CSVs in --history-dir)");
     cmd->add_option("--history-dir", r.history_dir,
-                    "With --gate/--summary: earlier result CSVs to gate against (default: --results-dir; the perf "
-                    "presets pass the committed benchmarks/ while recording into the build folder)");
+                    "With --gate/--summary: earlier result CSVs to gate against (the committed baselines; empty: "
+                    "--results-dir)")->capture_default_str();
     auto* baseline_ref = cmd->add_option("--baseline-ref", o->baseline_ref,
                     "With --gate/--summary: read baselines, thresholds and the suite as they are at this git ref (the "
                     "merge base; CMake passes -DPERFGATE_BASELINE_REF here), never HEAD itself")

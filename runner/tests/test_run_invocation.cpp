@@ -77,3 +77,12 @@ TEST_CASE("run: a manifest that does not load is an error naming it", "[run-invo
     REQUIRE_FALSE(outcome);
     CHECK_THAT(outcome.error().message, Catch::Contains("no-such-suite.json"));
 }
+
+TEST_CASE("run by hand records into perf-results/ and gates against benchmarks/, never appending to the baselines",
+          "[run-invocation]") {
+    // The README promises that only a baseline run writes to benchmarks/: `perfgate run` without
+    // --results-dir used to append there, so an ad-hoc run became the next baseline.
+    const RunInvocation run;
+    CHECK(run.request.results_dir == "perf-results");
+    CHECK(run.request.history_dir == "benchmarks");
+}

@@ -19,14 +19,16 @@ namespace perfgate::runner {
 
 struct SuiteRunRequest {
     std::vector<perf::SuitePair> pairs;            // empty: every pair of the suite
-    std::filesystem::path results_dir = "benchmarks";  // empty: measure and classify, record nothing
+    // Rows go to a folder of their own and are gated against the reviewed baselines: a run never
+    // appends to benchmarks/ unless asked to (docs/runner.md, "Where results go").
+    std::filesystem::path results_dir = "perf-results";  // empty: measure and classify, record nothing
     std::string suffix;                            // overrides the suite's results_suffix when set
     std::map<std::string, std::string> binaries;   // runtime name -> binary (overrides the manifest)
     std::filesystem::path forge_dir = "build/forged";
     std::filesystem::path vocab_dir;
     bool gate = false;                             // gate each recorded row against its baseline
     std::string thresholds_dir = "thresholds";
-    std::filesystem::path history_dir;             // earlier CSVs to gate against; empty: results_dir
+    std::filesystem::path history_dir = "benchmarks";  // earlier CSVs to gate against; empty: results_dir
     std::optional<std::string> baseline_ref;       // gate at this git ref (--baseline-ref; docs/ci.md)
     perf::ContentionMode contention = perf::ContentionMode::enforce;
     std::filesystem::path project_root;            // paths inside it are recorded relative to it
