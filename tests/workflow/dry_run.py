@@ -316,6 +316,9 @@ def main():
         check(os.path.exists(os.path.join(results, f)), f"push: {f} is in the results folder for upload")
     pages = os.path.join(results, "pages")
     check(os.path.isdir(pages) and any(p.endswith(".md") for p in os.listdir(pages)), "push: a baseline page was written")
+    check(outcomes.get("history", {}).get("outcome") == "success"
+          and "perfgate history --check: no worsening step without an acknowledgement" in summary,
+          "push: the change-point scan of the committed history plus this run ran and is in the summary")
     # The propose-baseline job on the run's artifact, then merging the bot's pull request.
     propose = workflow["jobs"]["propose-baseline"]
     incoming = os.path.join(project, "incoming", "perf-cpu")
