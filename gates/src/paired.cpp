@@ -101,17 +101,7 @@ double interval_half_width_factor(double confidence, std::size_t rounds) {
     return boost::math::quantile(dist, 0.5 + confidence / 2.0) / std::sqrt(static_cast<double>(rounds));
 }
 
-const char* to_string(PairedVerdict v) {
-    switch (v) {
-        case PairedVerdict::regressed: return "regressed";
-        case PairedVerdict::inconclusive: return "inconclusive";
-        case PairedVerdict::improved: return "improved";
-        case PairedVerdict::unchanged: return "unchanged";
-    }
-    return "?";
-}
-
-bool is_decisive(PairedVerdict v) { return v != PairedVerdict::inconclusive; }
+bool is_decisive(Verdict v) { return v != Verdict::inconclusive; }
 
 PairedCheck decide_paired(const std::string& metric, const std::vector<double>& base, const std::vector<double>& head,
                           double floor, double confidence) {
@@ -141,13 +131,13 @@ PairedCheck decide_paired(const std::string& metric, const std::vector<double>& 
     const double base_level = std::exp(perfgate::mean(base_logs));
     const bool material = !negligible(perfgate::metric(metric), base_level, base_level * (1.0 + *c.change));
     const bool all_down = material && hi < 0 && *c.change < -floor, all_up = material && lo > 0 && *c.change > floor;
-    if (higher ? all_down : all_up) c.verdict = PairedVerdict::regressed;
-    else if (higher ? all_up : all_down) c.verdict = PairedVerdict::improved;
-    else if (lo >= -floor && hi <= floor) c.verdict = PairedVerdict::unchanged;
+    if (higher ? all_down : all_up) c.verdict = Verdict::regressed;
+    else if (higher ? all_up : all_down) c.verdict = Verdict::improved;
+    else if (lo >= -floor && hi <= floor) c.verdict = Verdict::unchanged;
     else if (negligible(perfgate::metric(metric), base_level, base_level * (1.0 + lo)) &&
              negligible(perfgate::metric(metric), base_level, base_level * (1.0 + hi)))
-        c.verdict = PairedVerdict::unchanged;  // the whole interval is too small to count
-    else c.verdict = PairedVerdict::inconclusive;
+        c.verdict = Verdict::unchanged;  // the whole interval is too small to count
+    else c.verdict = Verdict::inconclusive;
     return c;
 }
 

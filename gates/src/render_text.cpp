@@ -41,16 +41,6 @@ std::string verdict_word(Verdict v) {
     return to_string(v);
 }
 
-std::optional<Color> color_of(Verdict v) {
-    switch (v) {
-        case Verdict::failed:
-        case Verdict::regressed: return Color::red;
-        case Verdict::inconclusive: return Color::yellow;
-        case Verdict::improved: return Color::green;
-        default: return std::nullopt;
-    }
-}
-
 // "DECODE tok/s" for decode_tok_s, "PEAK MEMORY MiB" for peak_memory_bytes.
 std::string metric_heading(const std::string& metric) {
     const Metric& m = perfgate::metric(metric);

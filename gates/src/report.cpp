@@ -29,6 +29,18 @@ const char* to_string(Verdict v) {
 
 bool fails_gate(Verdict v) { return v == Verdict::failed || v == Verdict::regressed; }
 
+Verdict worse(Verdict a, Verdict b) { return static_cast<int>(a) <= static_cast<int>(b) ? a : b; }
+
+std::optional<Color> color_of(Verdict v) {
+    switch (v) {
+        case Verdict::failed:
+        case Verdict::regressed: return Color::red;
+        case Verdict::inconclusive: return Color::yellow;
+        case Verdict::improved: return Color::green;
+        default: return std::nullopt;
+    }
+}
+
 std::size_t GateReport::count(Verdict v) const {
     return static_cast<std::size_t>(
         std::count_if(pairs.begin(), pairs.end(), [v](const PairReport& p) { return p.verdict == v; }));

@@ -114,10 +114,10 @@ TEST_CASE("paired A/B rule: memory that rises in every round regresses", "[gates
         mem_up.push_back(b * 1.12 * 10 * kMiB);
         mem_down.push_back(b * 0.88 * 10 * kMiB);
     }
-    CHECK(decide_paired("peak_memory_bytes", mem_base, mem_up, 0.05, 0.99).verdict == PairedVerdict::regressed);
-    CHECK(decide_paired("peak_memory_bytes", mem_base, mem_down, 0.05, 0.99).verdict == PairedVerdict::improved);
-    CHECK(decide_paired("decode_tok_s", base, up, 0.05, 0.99).verdict == PairedVerdict::improved);
-    CHECK(decide_paired("decode_tok_s", base, down, 0.05, 0.99).verdict == PairedVerdict::regressed);
+    CHECK(decide_paired("peak_memory_bytes", mem_base, mem_up, 0.05, 0.99).verdict == Verdict::regressed);
+    CHECK(decide_paired("peak_memory_bytes", mem_base, mem_down, 0.05, 0.99).verdict == Verdict::improved);
+    CHECK(decide_paired("decode_tok_s", base, up, 0.05, 0.99).verdict == Verdict::improved);
+    CHECK(decide_paired("decode_tok_s", base, down, 0.05, 0.99).verdict == Verdict::regressed);
 }
 
 namespace {
@@ -222,7 +222,7 @@ TEST_CASE("a memory change of a few MiB never counts, whatever its fraction", "[
     std::vector<double> base{small, small * 1.01, small * 0.99, small, small * 1.005, small * 0.995, small, small};
     std::vector<double> up;
     for (double b : base) up.push_back(b * 1.2);
-    CHECK(decide_paired("peak_memory_bytes", base, up, 0.05, 0.99).verdict == PairedVerdict::unchanged);
+    CHECK(decide_paired("peak_memory_bytes", base, up, 0.05, 0.99).verdict == Verdict::unchanged);
     // The same fraction of a real model's footprint does count.
     const auto big = history_at(500 * kMiB);
     CHECK(decide_metric_history("peak_memory_bytes", big, {}, around(600 * kMiB), 1, floor_of(0.05), StatTest::welch_t,

@@ -40,33 +40,33 @@ TEST_CASE("t interval of a mean", "[gates][paired]") {
 TEST_CASE("paired decision: regressed, improved, unchanged, inconclusive", "[gates][paired]") {
     const std::vector<double> base{100, 100, 100, 100, 100};
     auto slower = decide_paired("decode_tok_s", base, {90, 91, 89, 90.5, 89.5}, 0.05, 0.99);
-    CHECK(slower.verdict == PairedVerdict::regressed);
+    CHECK(slower.verdict == Verdict::regressed);
     CHECK(slower.rounds == 5);
     CHECK(*slower.change == Approx(-0.1).margin(0.002));
     CHECK(slower.interval->high < 0);
     CHECK(*slower.p_slower == Approx(1.0 / 32.0));
 
     auto faster = decide_paired("decode_tok_s", base, {110, 111, 109, 110.5, 109.5}, 0.05, 0.99);
-    CHECK(faster.verdict == PairedVerdict::improved);
+    CHECK(faster.verdict == Verdict::improved);
     CHECK(*faster.p_faster == Approx(1.0 / 32.0));
 
     auto same = decide_paired("decode_tok_s", base, {100.5, 99.5, 100.2, 99.8, 100}, 0.05, 0.99);
-    CHECK(same.verdict == PairedVerdict::unchanged);
+    CHECK(same.verdict == Verdict::unchanged);
     CHECK(same.interval->low >= -0.05);
     CHECK(same.interval->high <= 0.05);
 
     auto noisy = decide_paired("decode_tok_s", base, {80, 120, 95, 105, 90}, 0.05, 0.99);
-    CHECK(noisy.verdict == PairedVerdict::inconclusive);
+    CHECK(noisy.verdict == Verdict::inconclusive);
 
     // A significant drop smaller than the floor is not a regression: the interval crosses -floor.
     auto small = decide_paired("decode_tok_s", base, {97, 96, 98, 97.5, 96.5}, 0.05, 0.99);
-    CHECK(small.verdict != PairedVerdict::regressed);
+    CHECK(small.verdict != Verdict::regressed);
 
     // One round gives a change but no interval, so no decision yet.
     auto one = decide_paired("decode_tok_s", {100}, {90}, 0.05, 0.99);
     CHECK(one.change);
     CHECK_FALSE(one.interval);
-    CHECK(one.verdict == PairedVerdict::inconclusive);
+    CHECK(one.verdict == Verdict::inconclusive);
 }
 
 TEST_CASE("sequential look levels: a tenth of alpha for the interim looks", "[gates][paired]") {
@@ -79,4 +79,17 @@ TEST_CASE("sequential look levels: a tenth of alpha for the interim looks", "[ga
     CHECK((l.looks - 1) * (1 - l.interim) / 2 + (1 - l.last) / 2 == Approx(0.005));
     CHECK(l.at(9, 10) == l.interim);
     CHECK(l.at(10, 10) == l.last);
+}
+
+TEST_CASE("paired decisions speak the gate's vocabulary: worst first, one colour per verdict", "[paired]") {
+    CHECK(worse(Verdict::improved, Verdict::inconclusive) == Verdict::inconclusive);
+    CHECK(worse(Verdict::regressed, Verdict::failed) == Verdict::failed);
+    CHECK(worse(Verdict::unchanged, Verdict::unchanged) == Verdict::unchanged);
+    CHECK(std::string(to_string(Verdict::inconclusive)) == "inconclusive");
+    CHECK(color_of(Verdict::regressed) == perfgate::Color::red);
+    CHECK(color_of(Verdict::inconclusive) == perfgate::Color::yellow);
+    CHECK(color_of(Verdict::improved) == perfgate::Color::green);
+    CHECK_FALSE(color_of(Verdict::unchanged));
+    CHECK(is_decisive(Verdict::unchanged));
+    CHECK_FALSE(is_decisive(Verdict::inconclusive));
 }

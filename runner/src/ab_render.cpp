@@ -63,13 +63,13 @@ enum class AbLine { pass, inconclusive, fail };
 AbLine ab_line(const AbReport& r) {
     if (ab_outcome(r) == Outcome::fail) return AbLine::fail;
     for (const auto& m : r.models)
-        if (m.verdict == "inconclusive") return AbLine::inconclusive;
+        if (m.verdict == gates::Verdict::inconclusive) return AbLine::inconclusive;
     return AbLine::pass;
 }
 
 std::string verdict_line(const AbReport& r, bool color) {
     std::size_t undecided = 0;
-    for (const auto& m : r.models) undecided += m.verdict == "inconclusive";
+    for (const auto& m : r.models) undecided += m.verdict == gates::Verdict::inconclusive;
     switch (ab_line(r)) {
         case AbLine::fail: return "ab: " + paint("FAIL", Color::red, color) + "\n";
         case AbLine::inconclusive:
@@ -82,13 +82,12 @@ std::string verdict_line(const AbReport& r, bool color) {
     return "ab: " + paint("PASS", Color::green, color) + "\n";
 }
 
-// The gate's colours (gates/src/render_text.cpp): a reading aid on a terminal only.
-std::string painted_verdict(const std::string& verdict, std::size_t width, bool color) {
-    const std::string pad(width > verdict.size() ? width - verdict.size() : 0, ' ');
-    if (verdict == "regressed" || verdict == "failed") return paint(verdict, Color::red, color) + pad;
-    if (verdict == "inconclusive") return paint(verdict, Color::yellow, color) + pad;
-    if (verdict == "improved") return paint(verdict, Color::green, color) + pad;
-    return verdict + pad;
+// The gate's colours (gates::color_of): a reading aid on a terminal only.
+std::string painted_verdict(gates::Verdict v, std::size_t width, bool color) {
+    const std::string word = gates::to_string(v);
+    const std::string pad(width > word.size() ? width - word.size() : 0, ' ');
+    const auto c = gates::color_of(v);
+    return (c ? paint(word, *c, color) : word) + pad;
 }
 
 std::string render_text(const AbReport& r, bool color) {
@@ -100,7 +99,7 @@ std::string render_text(const AbReport& r, bool color) {
     head.insert(head.end(), {"ROUNDS", "REASON"});
     std::vector<Row> rows{head};
     for (const auto& m : r.models) {
-        Row row{console_text(m.verdict), console_text(m.model)};
+        Row row{gates::to_string(m.verdict), console_text(m.model)};
         for (const auto& key : shown) row.push_back(cell(check_of(m, key)));
         row.insert(row.end(), {std::to_string(m.rounds), console_text(m.reason)});
         rows.push_back(std::move(row));
@@ -113,7 +112,7 @@ std::string render_text(const AbReport& r, bool color) {
     const std::size_t rounds_column = head.size() - 2;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& row = rows[i];
-        out += i == 0 ? fmt::format("{:<{}}", row[0], w[0]) : painted_verdict(row[0], w[0], color);
+        out += i == 0 ? fmt::format("{:<{}}", row[0], w[0]) : painted_verdict(r.models[i - 1].verdict, w[0], color);
         for (std::size_t k = 1; k < w.size(); ++k)
             out += k == rounds_column ? fmt::format("  {:>{}}", row[k], w[k]) : fmt::format("  {:<{}}", row[k], w[k]);
         out += "  " + row.back() + "\n";
@@ -141,7 +140,7 @@ std::string render_markdown(const AbReport& r) {
     for (std::size_t k = 0; k < shown.size(); ++k) out += "---|";
     out += "---:|---|\n";
     for (const auto& m : r.models) {
-        out += fmt::format("| {} | {} |", markdown_text(m.verdict), markdown_text(m.model));
+        out += fmt::format("| {} | {} |", gates::to_string(m.verdict), markdown_text(m.model));
         for (const auto& key : shown) out += " " + cell(check_of(m, key)) + " |";
         out += fmt::format(" {} | {} |\n", m.rounds, markdown_text(m.reason));
     }
@@ -171,7 +170,7 @@ std::string render_json(const AbReport& r) {
     j["models"] = nlohmann::json::array();
     for (const auto& m : r.models) {
         nlohmann::json jm{{"model", m.model}, {"runtime", m.runtime}, {"rounds", m.rounds}, {"status", m.status},
-                          {"reason", m.reason}, {"verdict", m.verdict}, {"metrics", nlohmann::json::array()}};
+                          {"reason", m.reason}, {"verdict", gates::to_string(m.verdict)}, {"metrics", nlohmann::json::array()}};
         for (const auto& c : m.checks)
             jm["metrics"].push_back({{"metric", c.metric},
                                      {"verdict", gates::to_string(c.verdict)},

@@ -39,14 +39,13 @@ std::string progress_of(const gates::PairedCheck& c) {
 }
 
 // The worst metric verdict decides the model: regressed, inconclusive, improved, unchanged.
-std::string model_verdict(const AbModelResult& m) {
-    if (m.status.rfind("FAIL:", 0) == 0) return "failed";
-    if (m.status.rfind("SKIP:", 0) == 0) return "skipped";
-    if (m.checks.empty()) return "inconclusive";
-    auto worst = gates::PairedVerdict::unchanged;
-    for (const auto& c : m.checks)
-        if (static_cast<int>(c.verdict) < static_cast<int>(worst)) worst = c.verdict;
-    return gates::to_string(worst);
+gates::Verdict model_verdict(const AbModelResult& m) {
+    if (m.status.rfind("FAIL:", 0) == 0) return gates::Verdict::failed;
+    if (m.status.rfind("SKIP:", 0) == 0) return gates::Verdict::skipped;
+    if (m.checks.empty()) return gates::Verdict::inconclusive;
+    auto worst = gates::Verdict::unchanged;
+    for (const auto& c : m.checks) worst = gates::worse(worst, c.verdict);
+    return worst;
 }
 
 class AbRun {
@@ -79,7 +78,7 @@ public:
             rounds.push_back(std::move(readings));
             result.rounds = rounds.size();
             result.checks = decide(model, rounds);
-            std::vector<gates::PairedVerdict> verdicts;
+            std::vector<gates::Verdict> verdicts;
             for (const auto& c : result.checks) verdicts.push_back(c.verdict);
             const auto progress = mapped(result.checks, progress_of);
             log_ << fmt::format("[ab] {} on {}: round {}/{} ({} first): {}\n", model, request_.runtime, round + 1,
@@ -222,8 +221,8 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
 Outcome ab_outcome(const AbReport& report) {
     bool all_skipped = !report.models.empty();
     for (const auto& m : report.models) {
-        if (m.verdict == "regressed" || m.verdict == "failed") return Outcome::fail;
-        if (m.verdict != "skipped") all_skipped = false;
+        if (gates::fails_gate(m.verdict)) return Outcome::fail;
+        if (m.verdict != gates::Verdict::skipped) all_skipped = false;
     }
     return all_skipped ? Outcome::skip : Outcome::pass;
 }

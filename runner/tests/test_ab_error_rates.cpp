@@ -32,8 +32,8 @@ Rates simulate(double mu, double sigma, double floor, const runner::StopRule& st
             check = gates::decide_paired("decode_tok_s", base, head, floor, levels.at(round, stop.max_rounds));
             if (runner::should_stop(stop, round, {check.verdict})) break;
         }
-        r.regressed += check.verdict == gates::PairedVerdict::regressed;
-        r.unchanged += check.verdict == gates::PairedVerdict::unchanged;
+        r.regressed += check.verdict == gates::Verdict::regressed;
+        r.unchanged += check.verdict == gates::Verdict::unchanged;
         r.mean_rounds += static_cast<double>(check.rounds);
     }
     r.regressed /= decisions;

@@ -17,7 +17,7 @@ AbModelResult model(const std::string& name, const std::vector<double>& head_dec
     m.checks.push_back(gates::decide_paired("decode_tok_s", base, head_decode, 0.05, 0.99));
     m.checks.push_back(gates::decide_paired("prefill_tok_s", base, base, 0.10, 0.99));
     m.rounds = head_decode.size();
-    m.verdict = gates::to_string(std::min(m.checks[0].verdict, m.checks[1].verdict));
+    m.verdict = gates::worse(m.checks[0].verdict, m.checks[1].verdict);
     return m;
 }
 }  // namespace
@@ -25,17 +25,17 @@ AbModelResult model(const std::string& name, const std::vector<double>& head_dec
 TEST_CASE("A/B outcome: a regressed or failed model fails, skips alone skip", "[runner][ab]") {
     AbReport r;
     r.models.push_back(model("same", {100.2, 99.9, 100.1, 99.8, 100}));
-    CHECK(r.models[0].verdict == "unchanged");
+    CHECK(r.models[0].verdict == gates::Verdict::unchanged);
     CHECK(ab_outcome(r) == Outcome::pass);
     r.models.push_back(model("slower", {90, 91, 89, 90.5, 89.5}));
-    CHECK(r.models[1].verdict == "regressed");
+    CHECK(r.models[1].verdict == gates::Verdict::regressed);
     CHECK(ab_outcome(r) == Outcome::fail);
 
     AbReport skipped;
     skipped.models.push_back({});
-    skipped.models[0].verdict = "skipped";
+    skipped.models[0].verdict = gates::Verdict::skipped;
     CHECK(ab_outcome(skipped) == Outcome::skip);
-    skipped.models[0].verdict = "failed";
+    skipped.models[0].verdict = gates::Verdict::failed;
     CHECK(ab_outcome(skipped) == Outcome::fail);
 }
 

@@ -5,7 +5,7 @@
 #include "perfgate/runner/ab_schedule.hpp"
 
 using namespace perfgate::runner;
-using perfgate::gates::PairedVerdict;
+using perfgate::gates::Verdict;
 
 namespace {
 std::string letters(std::size_t rounds) {
@@ -34,12 +34,12 @@ TEST_CASE("arm order: ABBA BAAB repeated, each arm first in half of every four r
 
 TEST_CASE("early stop: not before the minimum, at the cap, and once every metric is decisive", "[runner][ab]") {
     const StopRule rule{5, 10};
-    const std::vector<PairedVerdict> decisive{PairedVerdict::unchanged, PairedVerdict::regressed};
-    const std::vector<PairedVerdict> open{PairedVerdict::unchanged, PairedVerdict::inconclusive};
+    const std::vector<Verdict> decisive{Verdict::unchanged, Verdict::regressed};
+    const std::vector<Verdict> open{Verdict::unchanged, Verdict::inconclusive};
     CHECK_FALSE(should_stop(rule, 4, decisive));
     CHECK(should_stop(rule, 5, decisive));
     CHECK_FALSE(should_stop(rule, 5, open));
     CHECK_FALSE(should_stop(rule, 9, open));
     CHECK(should_stop(rule, 10, open));
-    CHECK(should_stop(rule, 7, {PairedVerdict::improved, PairedVerdict::improved}));
+    CHECK(should_stop(rule, 7, {Verdict::improved, Verdict::improved}));
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/gates/report.hpp"
+
 namespace perfgate::gates {
 
 // Exact one-sided Wilcoxon signed-rank p-value for H1 "the differences are centred below zero":
@@ -26,9 +28,9 @@ struct Interval {
 };
 std::optional<Interval> mean_t_interval(const std::vector<double>& values, double confidence);
 
-enum class PairedVerdict { regressed, inconclusive, improved, unchanged };  // worst first
-const char* to_string(PairedVerdict v);
-bool is_decisive(PairedVerdict v);  // everything but inconclusive
+// A paired decision is one of regressed, inconclusive, improved or unchanged (report.hpp's Verdict,
+// the vocabulary the gate and the page use). Decisive: anything but inconclusive.
+bool is_decisive(Verdict v);
 
 // One metric of one model after some rounds. Changes are fractions (-0.05 = 5% slower); the
 // change is the geometric mean of the round ratios minus 1, its interval the t interval of the
@@ -42,7 +44,7 @@ struct PairedCheck {
     std::optional<Interval> interval;
     std::optional<double> p_slower;   // Wilcoxon, H1: head lower than base (slower, for a rate)
     std::optional<double> p_faster;   // Wilcoxon, H1: head higher than base
-    PairedVerdict verdict = PairedVerdict::inconclusive;
+    Verdict verdict = Verdict::inconclusive;
 };
 
 // regressed: the whole interval is on the metric's worse side of 0 (below for a rate, above for a

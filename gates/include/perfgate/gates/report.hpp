@@ -6,13 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/core/console.hpp"
+
 namespace perfgate::gates {
 
 // Listed from worst to best; the console table sorts by this order.
 enum class Verdict {
     failed,          // FAIL: now (and not already FAIL in the baseline)
     regressed,       // dropped beyond the threshold (and significant when both sides have samples)
-    inconclusive,    // dropped beyond the threshold, but not significant
+    inconclusive,    // the data can neither show a change beyond the floor in the bad direction nor rule
+                     // one out: a drop beyond the threshold that is not significant (gate, compare), an
+                     // interval that straddles the floor (perfgate ab)
     not_comparable,  // a baseline exists but cannot be compared; `reason` says why
     missing,         // in the baseline, not run now
     skipped,         // SKIP: now
@@ -25,8 +29,12 @@ enum class Verdict {
     skipped_as_before,  // SKIP now, as in the baseline: nothing measured, nothing lost
     unchanged,          // judged, and the change is bounded within the floor (95%)
 };
+// One vocabulary for every judgement perfgate makes: the gate, compare, ab (a model's verdict and
+// each paired metric's) and the report page all speak it.
 const char* to_string(Verdict v);  // "failed", "regressed", ..., "new machine", "new", "within noise", ...
 bool fails_gate(Verdict v);        // failed and regressed
+Verdict worse(Verdict a, Verdict b);      // the one listed first above
+std::optional<Color> color_of(Verdict v);  // red for a failure, yellow inconclusive, green improved
 
 struct MetricCheck {
     std::string metric;  // decode_tok_s, prefill_tok_s

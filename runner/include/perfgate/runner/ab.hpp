@@ -46,8 +46,9 @@ struct AbModelResult {
     std::vector<gates::PairedCheck> checks;   // one per metric with readings, ab_metrics() order
     std::string status = "ok";                // ok, or the SKIP:/FAIL: token that ended the model
     std::string reason;                       // why it ended early, when it did
-    // The model's verdict: "failed", "skipped", else the worst of its metrics' verdicts.
-    std::string verdict;
+    // The model's verdict, in the gate's words: failed, skipped, else the worst of its metrics'
+    // verdicts (inconclusive when no metric was decided).
+    gates::Verdict verdict = gates::Verdict::inconclusive;
 };
 
 struct AbReport {

@@ -23,6 +23,6 @@ struct StopRule {
 
 // After `rounds` rounds: stop at the cap, or, from the minimum on, as soon as every metric's
 // verdict is decisive (regressed, improved or unchanged).
-bool should_stop(const StopRule& rule, std::size_t rounds, const std::vector<gates::PairedVerdict>& verdicts);
+bool should_stop(const StopRule& rule, std::size_t rounds, const std::vector<gates::Verdict>& verdicts);
 
 }  // namespace perfgate::runner
