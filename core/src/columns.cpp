@@ -68,6 +68,8 @@ const std::vector<Column>& schema_columns() {
         {"machine_fingerprint", &R::machine_fingerprint},
         {"peak_memory_bytes", Precise{&R::peak_memory_bytes}},
         {"peak_memory_bytes_samples", &R::peak_memory_bytes_samples},
+        {"peak_device_memory_bytes", Precise{&R::peak_device_memory_bytes}},
+        {"peak_device_memory_bytes_samples", &R::peak_device_memory_bytes_samples},
         {"timestamp", &R::timestamp},
         {"status", StatusField{}},
     };

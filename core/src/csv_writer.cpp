@@ -47,7 +47,7 @@ namespace {
 
 // perfgate's header grew after its first files were written: `arm` (perfgate ab), then
 // `machine_id` and `machine_fingerprint` (machine identity), then `peak_memory_bytes` and its
-// samples. A day's file started before a column is upgraded when rows are appended to it: under
+// samples, then `peak_device_memory_bytes` and its samples. A day's file started before a column is upgraded when rows are appended to it: under
 // the appenders' lock it is rewritten whole with today's header, every existing record kept byte
 // for byte except for an empty field inserted where each missing column now stands (no value is
 // formatted again), and the new rows follow in today's layout (upgrade_to_todays_header). So no
@@ -58,9 +58,13 @@ using Layout = std::vector<std::string_view>;
 const std::vector<Layout>& known_layouts() {
     static const std::vector<Layout> layouts = {
         {},                                                                   // today's header
-        {"peak_memory_bytes", "peak_memory_bytes_samples"},                   // before peak memory
-        {"machine_id", "machine_fingerprint", "peak_memory_bytes", "peak_memory_bytes_samples"},
-        {"arm", "machine_id", "machine_fingerprint", "peak_memory_bytes", "peak_memory_bytes_samples"},
+        {"peak_device_memory_bytes", "peak_device_memory_bytes_samples"},     // before device memory
+        {"peak_memory_bytes", "peak_memory_bytes_samples", "peak_device_memory_bytes",
+         "peak_device_memory_bytes_samples"},                                 // before peak memory
+        {"machine_id", "machine_fingerprint", "peak_memory_bytes", "peak_memory_bytes_samples",
+         "peak_device_memory_bytes", "peak_device_memory_bytes_samples"},
+        {"arm", "machine_id", "machine_fingerprint", "peak_memory_bytes", "peak_memory_bytes_samples",
+         "peak_device_memory_bytes", "peak_device_memory_bytes_samples"},
     };
     return layouts;
 }

@@ -17,6 +17,11 @@ const std::vector<Metric>& metrics() {
         // H200's tiny-llama-ci by 17 MiB (two levels) with nothing changed.
         {"peak_memory_bytes", "peak memory", "bytes", Better::lower, &ResultRow::peak_memory_samples,
          1024.0 * 1024.0, "MiB", 16.0 * 1024.0 * 1024.0, false},
+        // The GPU memory the runtime's process group held at its peak (docs/csv-schema.md), sampled
+        // once a second from the driver: a runtime that grows its KV cache or workspace is what
+        // pushes a model out of a unified-memory machine. Same 16 MiB grain as host memory.
+        {"peak_device_memory_bytes", "device memory", "bytes", Better::lower,
+         &ResultRow::peak_device_memory_samples, 1024.0 * 1024.0, "MiB", 16.0 * 1024.0 * 1024.0, false, true},
     };
     return table;
 }

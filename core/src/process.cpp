@@ -1,6 +1,7 @@
 #include "perfgate/core/process.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -26,13 +27,36 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The process group being run, for the termination handlers (0: none). perfgate runs one child at
-// a time, so one slot is enough.
-std::atomic<pid_t> g_active_group{0};
+// The process groups being run, for the termination handlers (0: a free slot). perfgate runs one
+// child at a time, and a tool inside it at most (nvidia-smi sampling device memory during a
+// launch, from the launch's on_tick): a few slots are plenty, and a full table only means an
+// interrupt does not reach that group itself (its end still kills it).
+constexpr std::size_t kGroupSlots = 4;
+std::array<std::atomic<pid_t>, kGroupSlots> g_active_groups{};
+
+void add_active_group(pid_t group) {
+    for (auto& slot : g_active_groups) {
+        pid_t free = 0;
+        if (slot.compare_exchange_strong(free, group)) return;
+    }
+}
+
+void remove_active_group(pid_t group) {
+    for (auto& slot : g_active_groups) {
+        pid_t mine = group;
+        if (slot.compare_exchange_strong(mine, 0)) return;
+    }
+}
+
+bool any_active_group() {
+    return std::any_of(g_active_groups.begin(), g_active_groups.end(), [](const auto& slot) { return slot.load() > 0; });
+}
 
 extern "C" void kill_active_group_and_reraise(int sig) {
-    const pid_t group = g_active_group.load();
-    if (group > 0) ::kill(-group, SIGKILL);  // async-signal-safe, as are signal() and raise()
+    for (auto& slot : g_active_groups) {
+        const pid_t group = slot.load();
+        if (group > 0) ::kill(-group, SIGKILL);  // async-signal-safe, as are signal() and raise()
+    }
     ::signal(sig, SIG_DFL);
     ::raise(sig);
 }
@@ -94,7 +118,7 @@ Expected<Spawned> spawn(const std::string& exe, const ProcessRequest& request) {
     // nor terminate it when `child` goes out of scope.
     child.detach();
     ::setpgid(pid, pid);  // also from the parent, so the group exists before we might signal it
-    g_active_group.store(pid);
+    add_active_group(pid);
 
     // The parent keeps only the read ends; otherwise end of file never comes.
     ::close(out_pipe.native_sink());
@@ -151,10 +175,12 @@ Ending capture_until_exit(const Spawned& child, const std::vector<detail::Captur
 
 // Leftovers of the group (a grandchild that outlived its parent) go too, and so does every
 // descendant that left the group and was handed to us, with its own group.
-void end_leftovers(pid_t group, const std::set<pid_t>& children_before) {
+// A run nested inside another (a tool called from the outer run's on_tick) leaves adopted children
+// alone: they are the outer runtime's descendants, still running, and its own end kills them.
+void end_leftovers(pid_t group, const std::set<pid_t>& children_before, bool nested) {
     ::kill(-group, SIGKILL);
-    detail::kill_adopted_children(children_before);
-    g_active_group.store(0);
+    if (!nested) detail::kill_adopted_children(children_before);
+    remove_active_group(group);
 }
 
 // What the ended tree still had in the pipes, for at most two seconds (a descendant we could not
@@ -203,13 +229,15 @@ Expected<ProcessResult> run_process(const ProcessRequest& request) {
     // are gone; the children we had before are not the run's.
     detail::become_subreaper();
     const auto children_before = detail::our_children();
+    const bool nested = any_active_group();
     const auto child = spawn(*exe, request);
     if (!child) return child.error();
+    if (request.on_started) request.on_started(child->pid);
     detail::CapturedStream out{child->out_fd, detail::BoundedBuffer(request.capture_limit), false, {}};
     detail::CapturedStream err{child->err_fd, detail::BoundedBuffer(request.capture_limit), true, {}};
     const std::vector<detail::CapturedStream*> streams{&out, &err};
     const Ending ending = capture_until_exit(*child, streams, request);
-    end_leftovers(child->pid, children_before);
+    end_leftovers(child->pid, children_before, nested);
     drain(streams, request.on_stderr_line);
     return process_result(ending, out, err, child->start);
 }

@@ -56,4 +56,8 @@ std::vector<double> ResultRow::peak_memory_samples() const {
     return samples_or_single(peak_memory_bytes_samples, peak_memory_bytes);
 }
 
+std::vector<double> ResultRow::peak_device_memory_samples() const {
+    return samples_or_single(peak_device_memory_bytes_samples, peak_device_memory_bytes);
+}
+
 }  // namespace perfgate

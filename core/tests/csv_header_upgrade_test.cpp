@@ -72,18 +72,28 @@ ResultRow new_row() {
     r.machine_fingerprint = "fedcba9876543210";
     r.peak_memory_bytes = 536870912.0;
     r.peak_memory_bytes_samples = {536870912.0, 268435456.0};
+    r.peak_device_memory_bytes = 2147483648.0;
+    r.peak_device_memory_bytes_samples = {2147483648.0, 2146435072.0};
     return r;
 }
 
 }  // namespace
 
 TEST_CASE("an older header is upgraded in place, every earlier row kept, when rows are appended", "[csv][append][upgrade]") {
-    const std::vector<std::string> peak = {"peak_memory_bytes", "peak_memory_bytes_samples"};
+    const std::vector<std::string> device = {"peak_device_memory_bytes", "peak_device_memory_bytes_samples"};
+    const std::vector<std::string> peak = {"peak_memory_bytes", "peak_memory_bytes_samples", "peak_device_memory_bytes",
+                                           "peak_device_memory_bytes_samples"};
     const std::vector<std::string> machine_and_peak = {"machine_id", "machine_fingerprint", "peak_memory_bytes",
-                                                       "peak_memory_bytes_samples"};
-    const std::vector<std::string> arm_machine_and_peak = {"arm", "machine_id", "machine_fingerprint",
-                                                           "peak_memory_bytes", "peak_memory_bytes_samples"};
-    const auto lacking = GENERATE_COPY(values({peak, machine_and_peak, arm_machine_and_peak}));
+                                                       "peak_memory_bytes_samples", "peak_device_memory_bytes",
+                                                       "peak_device_memory_bytes_samples"};
+    const std::vector<std::string> arm_machine_and_peak = {"arm",
+                                                           "machine_id",
+                                                           "machine_fingerprint",
+                                                           "peak_memory_bytes",
+                                                           "peak_memory_bytes_samples",
+                                                           "peak_device_memory_bytes",
+                                                           "peak_device_memory_bytes_samples"};
+    const auto lacking = GENERATE_COPY(values({device, peak, machine_and_peak, arm_machine_and_peak}));
     const auto old_columns = without(lacking);
 
     const auto dir = test::fresh_dir("csv-upgrade", "before-" + lacking.front());
@@ -116,6 +126,7 @@ TEST_CASE("an older header is upgraded in place, every earlier row kept, when ro
         CHECK(row.arm.empty());
         CHECK(row.machine_id.empty());
         CHECK_FALSE(row.peak_memory_bytes);
+        CHECK_FALSE(row.peak_device_memory_bytes);
         CHECK(row.status.ok());
     }
     const auto& added = file->rows[2];
@@ -124,6 +135,8 @@ TEST_CASE("an older header is upgraded in place, every earlier row kept, when ro
     CHECK(added.machine_fingerprint == "fedcba9876543210");
     CHECK(added.peak_memory_bytes == 536870912.0);
     CHECK(added.peak_memory_bytes_samples == std::vector<double>{536870912.0, 268435456.0});
+    CHECK(added.peak_device_memory_bytes == 2147483648.0);
+    CHECK(added.peak_device_memory_bytes_samples == std::vector<double>{2147483648.0, 2146435072.0});
 
     // Nothing is left beside it (the temporary was renamed over the file).
     std::size_t entries = 0;
@@ -141,7 +154,8 @@ TEST_CASE("an older header is upgraded in place, every earlier row kept, when ro
 TEST_CASE("merge into an older file upgrades it too, and a merge that adds nothing leaves it alone", "[csv][append][upgrade]") {
     const auto dir = test::fresh_dir("csv-upgrade", "merge");
     const auto path = (dir / "old.csv").string();
-    const auto old_columns = without({"peak_memory_bytes", "peak_memory_bytes_samples"});
+    const auto old_columns = without({"peak_memory_bytes", "peak_memory_bytes_samples", "peak_device_memory_bytes",
+                                      "peak_device_memory_bytes_samples"});
     const std::string original = joined(old_columns) + "\n" + record(old_columns, old_row("m-old", "old-run"));
     std::ofstream(path, std::ios::binary) << original;
 

@@ -4,12 +4,18 @@
 #include <catch2/catch.hpp>
 
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "perfgate/core/process.hpp"
 #include "perfgate/core/search_path.hpp"
@@ -267,4 +273,68 @@ TEST_CASE("find_on_path takes the first executable match and skips empty entries
     CHECK(search_path_dirs(std::nullopt) == split_search_path(std::getenv("PATH") ? std::getenv("PATH") : ""));
     CHECK(find_on_path("sh") == find_on_path("sh", search_path_dirs(std::nullopt)));
     CHECK(find_on_path("sh"));
+}
+
+TEST_CASE("on_started gets the child's process group before the first tick", "[process]") {
+    // The child prints its own process group; the callback must have seen the same id, and the
+    // ticks of a run of about 1.5 s come after it.
+    const auto dir = test::fresh_dir("process", "started");
+    ProcessRequest r;
+    r.program = script(dir, "group", "ps -o pgid= -p $$ 2>/dev/null || cut -d' ' -f5 /proc/$$/stat; sleep 1.5").string();
+    std::vector<std::string> calls;
+    std::int64_t seen = -1;
+    r.on_started = [&](std::int64_t group) {
+        seen = group;
+        calls.push_back("started");
+    };
+    r.on_tick = [&](double) { calls.push_back("tick"); };
+    const auto res = run_process(r);
+    REQUIRE(res);
+    REQUIRE(res->exit_code == 0);
+    CHECK(seen > 1);
+    CHECK(std::stoll(res->out) == seen);
+    REQUIRE(calls.size() >= 2);
+    CHECK(calls.front() == "started");
+    CHECK(std::count(calls.begin(), calls.end(), std::string("started")) == 1);
+}
+
+TEST_CASE("after a tool ran from a launch's tick, an interrupt still ends the launch's group", "[process]") {
+    // The device-memory sampler runs nvidia-smi from the runtime's on_tick. When the nested run
+    // ended it used to clear the one slot the termination handlers read, so a Ctrl-C after the
+    // first sample left the runtime running. A forked perfgate stand-in runs a long runtime,
+    // samples with a nested tool on each tick, and is sent SIGTERM after the first samples.
+    const auto dir = test::fresh_dir("process", "nested");
+    const auto pid_file = dir / "runtime.pid";
+    // The runtime's worker is a grandchild: only the group kill reaches it (the direct child also
+    // dies with its parent through the death signal core sets).
+    const auto runtime = script(dir, "runtime", "sleep 30 & echo $! > " + pid_file.string() + "; wait");
+    const auto tool = script(dir, "tool", "echo inner");
+    const pid_t stand_in = ::fork();
+    REQUIRE(stand_in >= 0);
+    if (stand_in == 0) {
+        install_termination_handlers();
+        ProcessRequest outer;
+        outer.program = runtime.string();
+        outer.on_tick = [&](double) {
+            ProcessRequest inner;
+            inner.program = tool.string();
+            (void)run_process(inner);
+        };
+        (void)run_process(outer);
+        std::_Exit(0);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!fs::exists(pid_file) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // two ticks, two nested runs
+    ::kill(stand_in, SIGTERM);
+    int status = 0;
+    ::waitpid(stand_in, &status, 0);
+    CHECK(WIFSIGNALED(status));
+    REQUIRE(fs::exists(pid_file));
+    const pid_t sleeper = static_cast<pid_t>(std::stoll(test::read_file(pid_file)));
+    // The handler killed the runtime's group: its worker is gone, not left running for 30 s.
+    const bool gone = test::process_gone_within(sleeper, std::chrono::milliseconds(2000));
+    if (!gone) ::kill(sleeper, SIGKILL);
+    CHECK(gone);
 }

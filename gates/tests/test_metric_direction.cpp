@@ -185,6 +185,33 @@ TEST_CASE("the gate on recorded files: peak memory up 20% at the same speed is a
     CHECK(check_of(less->pairs.front(), "peak_memory_bytes").verdict == Verdict::improved);
 }
 
+TEST_CASE("the gate on recorded files: device memory up 20% at the same speed and host memory is a regression",
+          "[gates][metric][device]") {
+    // A cuda history whose runs held about 4 GiB on the GPU; the current run holds 4.8 GiB.
+    const auto with_device = [](ResultRow r, double gib) {
+        r.peak_device_memory_bytes_samples = {gib * 1024 * kMiB};
+        r.peak_device_memory_bytes = gib * 1024 * kMiB;
+        return r;
+    };
+    testing::TempDir tmp;
+    const double wobble[] = {1.002, 0.997, 1.004, 0.999, 1.001, 0.996};
+    for (int i = 0; i < 6; ++i)
+        REQUIRE(append_results_locked(tmp.sub(fmt::format("bench/cpu_cpu-epyc_2026-11-{:02}.csv", i + 1)),
+                                      {with_device(memory_row(60.0 * wobble[i], 500.0, i + 1, fmt::format("h{}", i)),
+                                                   4.0 * wobble[i])}));
+    auto report = gate_rows({with_device(memory_row(60.0, 500.0, 10, "now"), 4.8)}, options_for(tmp));
+    REQUIRE(report);
+    const auto& p = report->pairs.front();
+    INFO(render_text(*report));
+    CHECK(p.verdict == Verdict::regressed);
+    CHECK(check_of(p, "peak_memory_bytes").verdict == Verdict::unchanged);
+    CHECK(check_of(p, "peak_device_memory_bytes").verdict == Verdict::regressed);
+    CHECK(render_text(*report).find("DEVICE MEMORY MiB") != std::string::npos);
+    auto same = gate_rows({with_device(memory_row(60.0, 500.0, 10, "now"), 4.0)}, options_for(tmp));
+    REQUIRE(same);
+    CHECK(same->pairs.front().verdict == Verdict::unchanged);
+}
+
 TEST_CASE("a history without peak memory gates as before: the new reading is shown, not judged", "[gates][metric]") {
     for (const double decode : {60.0, 45.0}) {
         testing::TempDir tmp;

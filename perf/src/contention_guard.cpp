@@ -123,22 +123,15 @@ ContentionGuard::Counters ContentionGuard::counters() const {
 
 void ContentionGuard::read_gpu(ContentionReading& r) const {
     const auto self = static_cast<std::int64_t>(::getpid());
-    std::vector<probes::OtherProcess> holders;
-    if (backend_ == "rocm") {
-        holders = probes::read_kfd_processes(probes::Sysroot(seams_.sysroot));
-    } else if (backend_ == "cuda") {
-        auto apps = probes::query_nvidia_compute_apps(search_path_dirs(seams_.search_path), seams_.tool_timeout);
-        if (!apps) {
-            r.gpu_checked = true;
-            r.gpu_error = apps.error().message;
-            return;
-        }
-        holders = std::move(*apps);
-    } else {
-        return;  // cpu, metal, vulkan: no per-process GPU list to read
-    }
+    auto holders = probes::read_gpu_holders(backend_, probes::Sysroot(seams_.sysroot), search_path_dirs(seams_.search_path),
+                                            seams_.tool_timeout);
+    if (!holders) return;  // cpu, metal, vulkan: no per-process GPU list to read
     r.gpu_checked = true;
-    for (auto& p : holders)
+    if (!*holders) {
+        r.gpu_error = holders->error().message;
+        return;
+    }
+    for (auto& p : **holders)
         if (p.pid != self) r.gpu.push_back(std::move(p));
 }
 

@@ -111,9 +111,11 @@ std::optional<LaunchStop> failed_launch(const LaunchPlan& plan, const LaunchResu
 // run_process, wait4's ru_maxrss of the runtime process or the largest descendant it waited for),
 // one sample per launch and their largest as the headline. A runtime's own report
 // (RuntimeFacts::peak_memory_gb from mlx-lm and mlxcel) is not used for the column, so the column
-// means the same thing whichever runtime ran; device memory is not measured here.
-void note_launch_peak(std::vector<double>& peaks, const LaunchResult& run) {
-    if (run.peak_rss_bytes) peaks.push_back(static_cast<double>(*run.peak_rss_bytes));
+// means the same thing whichever runtime ran. Device memory: the sampler's largest reading of the
+// launch, where it took one.
+void note_launch_peaks(PairReadings& readings, const LaunchResult& run, const DeviceMemorySampler& device_memory) {
+    if (run.peak_rss_bytes) readings.peaks.push_back(static_cast<double>(*run.peak_rss_bytes));
+    if (auto device = device_memory.peak()) readings.device_peaks.push_back(*device);
 }
 
 // A measured (not warmup) launch that counted: its readings join the pair's, and the console
@@ -138,7 +140,8 @@ void add_measured_launch(PairReadings& readings, const LaunchPlan& plan, const M
 
 }  // namespace
 
-std::variant<PairReadings, LaunchStop> run_launches(const LaunchPlan& plan, ContentionGuard& guard, std::ostream& log) {
+std::variant<PairReadings, LaunchStop> run_launches(const LaunchPlan& plan, ContentionGuard& guard,
+                                                    DeviceMemorySampler& device_memory, std::ostream& log) {
     const Workload& w = plan.workload;
     const bool in_process = plan.runtime.in_process_repetitions;
     const std::int64_t launches = in_process ? 1 : w.warmup + w.repetitions;
@@ -149,6 +152,7 @@ std::variant<PairReadings, LaunchStop> run_launches(const LaunchPlan& plan, Cont
         LaunchRequest request = launch_request(plan);
         LaunchProgress progress(plan.runtime, plan.label, log);
         progress.attach(request);
+        device_memory.attach(request);
         // Nothing else may load the machine: wait (bounded) before the launch, account after it.
         if (!guard.wait_until_quiet(log, plan.label)) return contended(guard);
         guard.launch_starting();
@@ -170,7 +174,7 @@ std::variant<PairReadings, LaunchStop> run_launches(const LaunchPlan& plan, Cont
                                *parsed->decode_tok_s, elapsed);
             continue;
         }
-        note_launch_peak(readings.peaks, run);
+        note_launch_peaks(readings, run, device_memory);
         add_measured_launch(readings, plan, *parsed, elapsed, log);
         log.flush();
     }

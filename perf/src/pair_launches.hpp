@@ -13,6 +13,7 @@
 #include "perfgate/perf/contention_guard.hpp"
 #include "perfgate/perf/measurement.hpp"
 #include "perfgate/perf/suite.hpp"
+#include "device_memory_sampler.hpp"
 
 namespace perfgate::perf {
 
@@ -31,6 +32,8 @@ struct PairReadings {
     // One decode and prefill rate per measured launch; an in-process run: its own samples.
     std::vector<double> decode, prefill;
     std::vector<double> peaks;  // peak resident bytes of each measured launch (process.hpp)
+    // Peak device bytes of each measured launch that the sampler read (device_memory_sampler.hpp).
+    std::vector<double> device_peaks;
 };
 
 // Why the launches ended before the last one: its status (not ok) and the reason, on one line.
@@ -42,7 +45,9 @@ struct LaunchStop {
 };
 
 // Runs the plan's warmups and repetitions; the first launch that fails, or that others disturbed,
-// ends them. `guard` waits before each launch and accounts after it.
-std::variant<PairReadings, LaunchStop> run_launches(const LaunchPlan& plan, ContentionGuard& guard, std::ostream& log);
+// ends them. `guard` waits before each launch and accounts after it; `device_memory` samples the
+// GPU memory of each launch.
+std::variant<PairReadings, LaunchStop> run_launches(const LaunchPlan& plan, ContentionGuard& guard,
+                                                    DeviceMemorySampler& device_memory, std::ostream& log);
 
 }  // namespace perfgate::perf

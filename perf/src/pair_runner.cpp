@@ -14,6 +14,7 @@
 #include "perfgate/core/stats.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/contention_guard.hpp"
+#include "device_memory_sampler.hpp"
 #include "perfgate/perf/fit.hpp"
 #include "perfgate/perf/recorder.hpp"
 #include "perfgate/perf/runtime_adapter.hpp"
@@ -98,15 +99,19 @@ void apply_measurement(ResultRow& row, const Measurement& m) {
     if (m.facts.model_size) row.model_bytes = m.facts.model_size;
 }
 
-void apply_peak_memory(ResultRow& row, const std::vector<double>& peaks) {
-    row.peak_memory_bytes_samples = peaks;
-    row.peak_memory_bytes.reset();
-    if (!peaks.empty()) row.peak_memory_bytes = *std::max_element(peaks.begin(), peaks.end());
+// A peak metric's column pair: one sample per measured launch, the largest as the headline.
+void apply_peaks(std::optional<double>& value, std::vector<double>& samples, const std::vector<double>& peaks) {
+    samples = peaks;
+    value.reset();
+    if (!peaks.empty()) value = *std::max_element(peaks.begin(), peaks.end());
 }
 
 std::string peak_memory_text(const ResultRow& row) {
-    if (!row.peak_memory_bytes) return "";
-    return fmt::format(", peak memory {:.1f} MiB", *row.peak_memory_bytes / (1024.0 * 1024.0));
+    std::string text;
+    if (row.peak_memory_bytes) text += fmt::format(", peak memory {:.1f} MiB", *row.peak_memory_bytes / (1024.0 * 1024.0));
+    if (row.peak_device_memory_bytes)
+        text += fmt::format(", device memory {:.1f} MiB", *row.peak_device_memory_bytes / (1024.0 * 1024.0));
+    return text;
 }
 
 // The pair's measurement: per-process runs give one reading each, and their median becomes the
@@ -162,12 +167,15 @@ SuiteRuntime runtime_for_host(const Suite& suite, const SuiteRuntime& declared, 
     return rt;
 }
 
-// Made when the pair starts, so that it watches the preparation (fit, forge) as well. Replays
-// print recorded output: the live machine's load says nothing about them.
+// Replays print recorded output: the live machine's load and GPU say nothing about them.
+bool replayed(const Suite& suite, const SuiteRuntime& rt, const PairRequest& req) {
+    return suite.replay || rt.replay || !req.host.replay.empty();
+}
+
+// Made when the pair starts, so that it watches the preparation (fit, forge) as well.
 ContentionGuard contention_guard(const Suite& suite, const SuiteRuntime& rt, const PairRequest& req,
                                  const std::string& label, std::ostream& log) {
-    const bool replayed = suite.replay || rt.replay || !req.host.replay.empty();
-    ContentionGuard guard = replayed ? ContentionGuard::disabled("off:replay")
+    ContentionGuard guard = replayed(suite, rt, req) ? ContentionGuard::disabled("off:replay")
                                      : ContentionGuard(req.contention, suite.workload.contention, suite.backend,
                                                        req.contention_seams);
     if (!req.host.replay.empty()) log << label << ": host facts REPLAYED from " << req.host.replay << '\n';
@@ -186,6 +194,7 @@ struct PairRun {
     std::ostream& log;
     std::ostream& out;
     ContentionGuard guard;
+    DeviceMemorySampler device_memory;
     std::string model_path;  // the checkpoint the runtime loads: the declared one, or the forged one
     ResultRow row;
     std::filesystem::path csv;  // where the row is recorded; empty: not recorded
@@ -197,8 +206,10 @@ PairRun start_pair(const Suite& suite, const DeclaredPair& declared, const PairR
     std::string label = console_text(fmt::format("[perf] {} on {}", model.name, declared.runtime->name));
     SuiteRuntime rt = runtime_for_host(suite, *declared.runtime, req, label, log);
     ContentionGuard guard = contention_guard(suite, rt, req, label, log);
-    return PairRun{suite, req, model, std::move(rt), std::move(label), log, out, std::move(guard),
-                   model.checkpoint.string(), {}, {}};
+    DeviceMemorySampler device_memory = replayed(suite, rt, req) ? DeviceMemorySampler::none()
+                                                                 : DeviceMemorySampler(suite.backend, req.contention_seams);
+    return PairRun{suite,          req, model, std::move(rt), std::move(label), log, out, std::move(guard),
+                   std::move(device_memory), model.checkpoint.string(), {}, {}};
 }
 
 PairOutcome outcome_of(StatusToken status, std::string reason = {}) {
@@ -253,7 +264,8 @@ LaunchPlan launch_plan(PairRun& pair) {
 void apply_readings(PairRun& pair, const PairReadings& readings) {
     ResultRow& row = pair.row;
     apply_measurement(row, combined_measurement(readings, pair.runtime.in_process_repetitions));
-    apply_peak_memory(row, readings.peaks);
+    apply_peaks(row.peak_memory_bytes, row.peak_memory_bytes_samples, readings.peaks);
+    apply_peaks(row.peak_device_memory_bytes, row.peak_device_memory_bytes_samples, readings.device_peaks);
     pair.log << fmt::format("{}: decode {:.2f} tok/s (median) [{}]{}{}\n", pair.label, *row.decode_tok_s,
                             samples_text(row.decode_tok_s_samples),
                             row.prefill_tok_s ? fmt::format(", prefill {:.2f} tok/s", *row.prefill_tok_s) : "",
@@ -342,7 +354,7 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
     if (auto forged = forge_if_from_spec(pair, *estimate); !forged) return forged.error();
 
     // 4. Warmup and repetitions; 5. the row; 6. cooldown.
-    const auto launched = run_launches(launch_plan(pair), pair.guard, log);
+    const auto launched = run_launches(launch_plan(pair), pair.guard, pair.device_memory, log);
     if (const auto* stop = std::get_if<LaunchStop>(&launched)) return finish_stopped(pair, *stop);
     apply_readings(pair, std::get<PairReadings>(launched));
     cool_down(pair, *estimate);

@@ -75,14 +75,16 @@ std::optional<CpuCounters> parse_proc_stat(std::string_view stat, double ticks) 
 
 std::optional<ProcessCpu> parse_pid_stat(std::string_view stat, double ticks) {
     // "pid (comm) state ppid ...": comm is whatever the process named itself, so the fields start
-    // after the LAST ')'. utime and stime are fields 14 and 15 (1-based), 12 and 13 after comm.
+    // after the LAST ')'. pgrp is field 5 (1-based), 3 after comm; utime and stime are fields 14
+    // and 15, 12 and 13 after comm.
     const auto open = stat.find('('), close = stat.rfind(')');
     if (open == std::string_view::npos || close == std::string_view::npos || close < open) return std::nullopt;
     const auto rest = fields(stat.substr(close + 1));
     if (rest.size() < 13) return std::nullopt;
-    auto utime = number(rest[11]), stime = number(rest[12]);
-    if (!utime || !stime) return std::nullopt;
-    return ProcessCpu{std::string(stat.substr(open + 1, close - open - 1)), (*utime + *stime) / ticks};
+    auto utime = number(rest[11]), stime = number(rest[12]), group = number(rest[2]);
+    if (!utime || !stime || !group) return std::nullopt;
+    return ProcessCpu{std::string(stat.substr(open + 1, close - open - 1)), (*utime + *stime) / ticks,
+                      static_cast<std::int64_t>(*group)};
 }
 
 std::optional<double> read_load_1min(const Sysroot& root) {
@@ -103,6 +105,24 @@ CpuCounters read_cpu_counters(const Sysroot& root) {
             if (auto p = parse_pid_stat(*text, ticks)) c.processes[std::strtoll(name.c_str(), nullptr, 10)] = *p;
     }
     return c;
+}
+
+std::optional<std::int64_t> process_group_of(const Sysroot& root, std::int64_t pid) {
+    const auto text = root.read("proc/" + std::to_string(pid) + "/stat");
+    if (!text) return std::nullopt;
+    const auto parsed = parse_pid_stat(*text, 1.0);
+    if (!parsed) return std::nullopt;
+    return parsed->group;
+}
+
+std::optional<std::uint64_t> group_device_bytes(const Sysroot& root, const std::vector<OtherProcess>& holders,
+                                                std::int64_t group) {
+    std::optional<std::uint64_t> total;
+    for (const auto& p : holders) {
+        if (!p.device_bytes || process_group_of(root, p.pid) != group) continue;
+        total = total.value_or(0) + *p.device_bytes;
+    }
+    return total;
 }
 
 std::vector<OtherProcess> busy_processes(const CpuCounters& before, const CpuCounters& after, double window_s,

@@ -20,6 +20,12 @@ std::vector<OtherProcess> parse_compute_apps(std::string_view csv) {
         OtherProcess p;
         p.pid = static_cast<std::int64_t>(*pid);
         p.name = trim(last > comma ? line.substr(comma + 1, last - comma - 1) : line.substr(comma + 1));
+        // MiB with nounits; "[N/A]" where the driver cannot attribute memory (some MIG and vGPU setups).
+        if (last > comma) {
+            const std::string mib = trim(line.substr(last + 1));
+            const auto value = parse_leading_uint(mib);
+            if (value && mib.size() == std::to_string(*value).size()) p.device_bytes = *value * 1024 * 1024;
+        }
         out.push_back(std::move(p));
     }
     return out;

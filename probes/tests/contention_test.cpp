@@ -31,6 +31,7 @@ TEST_CASE("contention_cpu: /proc/<pid>/stat with a name holding spaces and paren
     CHECK(p->name == "tricky ) name");
     CHECK(p->cpu_s == Approx(3.0));
     CHECK_FALSE(parse_pid_stat("42 (short) R 1 2", 100.0));
+    CHECK(p->group == 42);
     CHECK_FALSE(parse_pid_stat("no parentheses at all", 100.0));
 }
 
@@ -62,6 +63,8 @@ TEST_CASE("contention: a fake busy machine read through its sysroot", "[probes][
     CHECK(kfd[0].pid == 1234);
     CHECK(kfd[0].name == "python3");
     CHECK(kfd[1].pid == 777);
+    CHECK(kfd[0].device_bytes == 2147483648ULL);
+    CHECK(kfd[1].device_bytes == 4294967296ULL + 1048576ULL);  // its two GPUs together
 
     const Sysroot quiet(machine_dir("quiet-host") + "/root");
     CHECK(read_load_1min(quiet).value_or(-1) == Approx(0.05));
@@ -76,6 +79,8 @@ TEST_CASE("contention_nvidia: compute apps from a fake nvidia-smi on the search 
     CHECK((*apps)[0].pid == 1234);
     CHECK((*apps)[0].name == "python3");
     CHECK((*apps)[1].name == "/opt/llama/bin/llama-bench");
+    CHECK((*apps)[0].device_bytes == 2048ULL * 1024 * 1024);  // used_memory is MiB
+    CHECK((*apps)[1].device_bytes == 5120ULL * 1024 * 1024);
 
     auto none = query_nvidia_compute_apps(split_search_path(machine_dir("quiet-host") + "/bin"), std::chrono::milliseconds(2000));
     REQUIRE(none);
@@ -86,6 +91,11 @@ TEST_CASE("contention_nvidia: compute apps from a fake nvidia-smi on the search 
     const auto odd = parse_compute_apps("99, a, b, c, 12\n12x, bad, 1\n");
     REQUIRE(odd.size() == 1);
     CHECK(odd[0].name == "a, b, c");
+    CHECK(odd[0].device_bytes == 12ULL * 1024 * 1024);
+    // A driver that cannot attribute memory prints [N/A]: the holder counts, its memory is unknown.
+    const auto na = parse_compute_apps("55, python3, [N/A]\n");
+    REQUIRE(na.size() == 1);
+    CHECK_FALSE(na[0].device_bytes);
 }
 
 TEST_CASE("cpu_cores: physical cores from /proc/cpuinfo", "[probes][cpu]") {
@@ -100,4 +110,24 @@ TEST_CASE("cpu_cores: physical cores from /proc/cpuinfo", "[probes][cpu]") {
     CHECK(parse_physical_cores("processor\t: 0\nBogoMIPS: 50\n\nprocessor\t: 1\nBogoMIPS: 50\n") == 2);
     CHECK_FALSE(parse_physical_cores("nothing useful\n"));
     CHECK(affinity_cpu_count().value_or(0) >= 1);
+}
+
+TEST_CASE("device memory of one process group: only the group's GPU holders, summed", "[probes][contention][memory]") {
+    const Sysroot busy(machine_dir("busy-host") + "/root");
+    CHECK(process_group_of(busy, 777) == 700);
+    CHECK(process_group_of(busy, 1234) == 1234);
+    CHECK_FALSE(process_group_of(busy, 999));  // gone
+    const auto kfd = read_kfd_processes(busy);
+    CHECK(group_device_bytes(busy, kfd, 700) == 4294967296ULL + 1048576ULL);
+    CHECK(group_device_bytes(busy, kfd, 1234) == 2147483648ULL);
+    // A group none of the holders is in, and a holder without a figure, give no reading, not 0.
+    CHECK_FALSE(group_device_bytes(busy, kfd, 4300));
+    auto unknown = kfd;
+    for (auto& p : unknown) p.device_bytes.reset();
+    CHECK_FALSE(group_device_bytes(busy, unknown, 700));
+    // Two holders of one group add up (a runtime and the worker it started).
+    std::vector<OtherProcess> two{{777, "llama-bench", 0, 100}, {4321, "cc1plus", 0, 20}};
+    CHECK(group_device_bytes(busy, two, 700) == 100);  // 4321 is in group 4300
+    two[1].pid = 777;
+    CHECK(group_device_bytes(busy, two, 700) == 120);
 }

@@ -55,18 +55,38 @@ std::string cell_text(const ModelLine& line, const std::string& runtime, bool de
     return tok_s(decode ? it->second.decode : it->second.prefill);
 }
 
-// Peak memory in MiB: the largest launch, as a memory budget is read.
-std::string memory_text(const ModelLine& line, const std::string& runtime) {
-    auto it = line.cells.find(runtime);
-    if (it == line.cells.end() || it->second.status != "ok" || !it->second.peak_memory) return "-";
-    return fmt::format("{:.1f}", it->second.peak_memory->max / perfgate::metric("peak_memory_bytes").display_scale);
+// The memory metrics' columns: host memory, and device memory where it was sampled.
+struct MemoryColumn {
+    std::string_view metric;
+    std::optional<Spread> RuntimeCell::*spread;
+    std::string_view header;  // after the runtime's name
+};
+
+const std::vector<MemoryColumn>& memory_columns() {
+    static const std::vector<MemoryColumn> columns = {
+        {"peak_memory_bytes", &RuntimeCell::peak_memory, "peak memory MiB"},
+        {"peak_device_memory_bytes", &RuntimeCell::peak_device_memory, "device memory MiB"},
+    };
+    return columns;
 }
 
-bool any_peak_memory(const ReportData& d) {
-    for (const auto& line : d.lines)
-        for (const auto& [runtime, cell] : line.cells)
-            if (cell.peak_memory) return true;
-    return false;
+// A peak in MiB: the largest launch, as a memory budget is read.
+std::string memory_text(const ModelLine& line, const std::string& runtime, const MemoryColumn& column) {
+    auto it = line.cells.find(runtime);
+    if (it == line.cells.end() || it->second.status != "ok" || !(it->second.*column.spread)) return "-";
+    return fmt::format("{:.1f}", (it->second.*column.spread)->max / perfgate::metric(column.metric).display_scale);
+}
+
+// The memory columns that some cell has a figure for.
+std::vector<const MemoryColumn*> shown_memory_columns(const ReportData& d) {
+    std::vector<const MemoryColumn*> shown;
+    for (const auto& column : memory_columns()) {
+        bool any = false;
+        for (const auto& line : d.lines)
+            for (const auto& [runtime, cell] : line.cells) any = any || (cell.*column.spread).has_value();
+        if (any) shown.push_back(&column);
+    }
+    return shown;
 }
 
 std::string size_text(const ModelLine& line) {
@@ -247,10 +267,10 @@ void render_results(std::string& p, const PageInputs& in) {
         head += fmt::format(" decode {}/{} |", md(cmp->pair.a), md(cmp->pair.b));
         rule += "---:|";
     }
-    const bool memory = any_peak_memory(d);
-    if (memory)
+    const auto memory = shown_memory_columns(d);
+    for (const auto* column : memory)
         for (const auto& rt : d.runtimes) {
-            head += fmt::format(" {} peak memory MiB |", md(rt));
+            head += fmt::format(" {} {} |", md(rt), column->header);
             rule += "---:|";
         }
     if (in.bandwidth) {
@@ -274,8 +294,8 @@ void render_results(std::string& p, const PageInputs& in) {
         if (cmp)
             row += (ratio && ratio->decode_ratio ? fmt::format(" {:.3f}{} |", *ratio->decode_ratio, ratio->below_min ? " **below gate**" : "")
                                                  : " - |");
-        if (memory)
-            for (const auto& rt : d.runtimes) row += " " + memory_text(line, rt) + " |";
+        for (const auto* column : memory)
+            for (const auto& rt : d.runtimes) row += " " + memory_text(line, rt, *column) + " |";
         if (in.bandwidth) row += " " + efficiency_text(line, d.runtimes, *in.bandwidth) + " |";
         p += row + "\n";
     }

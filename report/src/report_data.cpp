@@ -14,7 +14,7 @@ namespace {
 std::string text_of(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string("?"); }
 
 void fill_cell(RuntimeCell& cell) {
-    std::vector<double> decode, prefill, peak_memory;
+    std::vector<double> decode, prefill, peak_memory, peak_device_memory;
     bool any_ok = false;
     std::string last_status;
     detail::OrderedUnique prompt_gen;
@@ -25,6 +25,8 @@ void fill_cell(RuntimeCell& cell) {
         prefill.insert(prefill.end(), p.begin(), p.end());
         auto m = g->samples("peak_memory_bytes");
         peak_memory.insert(peak_memory.end(), m.begin(), m.end());
+        auto dm = g->samples("peak_device_memory_bytes");
+        peak_device_memory.insert(peak_device_memory.end(), dm.begin(), dm.end());
         if (!g->ok_rows.empty()) any_ok = true;
         last_status = g->status();
         cell.date = std::max(cell.date, g->date());
@@ -37,6 +39,7 @@ void fill_cell(RuntimeCell& cell) {
     cell.decode = spread_of(decode);
     cell.prefill = spread_of(prefill);
     cell.peak_memory = spread_of(peak_memory);
+    cell.peak_device_memory = spread_of(peak_device_memory);
 }
 
 }  // namespace

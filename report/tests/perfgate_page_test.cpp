@@ -175,23 +175,32 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
     }
 }
 
-TEST_CASE("peak memory on the page: a column per runtime in MiB, the largest launch", "[report][perfgate]") {
-    testing::TempDir dir;
+namespace {
+
+// The Results table of the page made from one day's rows of cpu-testbox, with no history.
+testing::Table results_table_of(testing::TempDir& dir, const std::vector<ResultRow>& rows) {
     fs::create_directories(dir.file("benchmarks"));
     fs::create_directories(dir.file("thresholds"));
-    auto measured = cpu_row("llama-bench", "tiny-llama-ci", {60, 58, 61}, {1000, 990, 1010}, "2026-10-01");
-    measured.peak_memory_bytes_samples = {300.0 * 1024 * 1024, 312.5 * 1024 * 1024};
-    measured.peak_memory_bytes = 312.5 * 1024 * 1024;
-    const auto unmeasured = cpu_row("transformers", "tiny-llama-ci", {30, 31, 29}, {400, 410, 390}, "2026-10-01");
     const auto current = dir.file("benchmarks/cpu_cpu-testbox_2026-10-01.csv");
-    testing::write_perfgate_csv(current, {measured, unmeasured});
+    testing::write_perfgate_csv(current, rows);
     ReportOptions o;
     o.results = {current};
     o.output = dir.file("docs/benchmark_results/cpu_cpu-testbox_2026-10-01.md");
     o.history_dir = dir.file("benchmarks");
     o.thresholds_dir = dir.file("thresholds");
     REQUIRE(make_report(o));
-    const auto results = testing::first_table(testing::section(testing::read_text(o.output), "Results"));
+    return testing::first_table(testing::section(testing::read_text(o.output), "Results"));
+}
+
+}  // namespace
+
+TEST_CASE("peak memory on the page: a column per runtime in MiB, the largest launch", "[report][perfgate]") {
+    testing::TempDir dir;
+    auto measured = cpu_row("llama-bench", "tiny-llama-ci", {60, 58, 61}, {1000, 990, 1010}, "2026-10-01");
+    measured.peak_memory_bytes_samples = {300.0 * 1024 * 1024, 312.5 * 1024 * 1024};
+    measured.peak_memory_bytes = 312.5 * 1024 * 1024;
+    const auto unmeasured = cpu_row("transformers", "tiny-llama-ci", {30, 31, 29}, {400, 410, 390}, "2026-10-01");
+    const auto results = results_table_of(dir, {measured, unmeasured});
     const auto a = results.column("llama-bench peak memory MiB");
     const auto b = results.column("transformers peak memory MiB");
     REQUIRE(a);
@@ -200,4 +209,27 @@ TEST_CASE("peak memory on the page: a column per runtime in MiB, the largest lau
     REQUIRE(line != nullptr);
     CHECK(line->at(*a) == "312.5");
     CHECK(line->at(*b) == "-");
+    // No pair sampled device memory (a cpu run): no device memory columns at all.
+    CHECK_FALSE(results.column("llama-bench device memory MiB"));
+}
+
+TEST_CASE("device memory on the page: its own columns, only when some pair sampled it", "[report][perfgate]") {
+    testing::TempDir dir;
+    auto measured = cpu_row("llama-bench", "tiny-llama-ci", {60, 58, 61}, {1000, 990, 1010}, "2026-10-01");
+    measured.peak_memory_bytes = 312.5 * 1024 * 1024;
+    measured.peak_device_memory_bytes_samples = {1536.0 * 1024 * 1024, 1600.0 * 1024 * 1024};
+    measured.peak_device_memory_bytes = 1600.0 * 1024 * 1024;
+    const auto other = cpu_row("transformers", "tiny-llama-ci", {30, 31, 29}, {400, 410, 390}, "2026-10-01");
+    const auto results = results_table_of(dir, {measured, other});
+    const auto host = results.column("llama-bench peak memory MiB");
+    const auto device = results.column("llama-bench device memory MiB");
+    const auto none = results.column("transformers device memory MiB");
+    REQUIRE(host);
+    REQUIRE(device);
+    REQUIRE(none);
+    const auto* line = results.row("tiny-llama-ci");
+    REQUIRE(line != nullptr);
+    CHECK(line->at(*host) == "312.5");
+    CHECK(line->at(*device) == "1600.0");  // the largest launch
+    CHECK(line->at(*none) == "-");
 }

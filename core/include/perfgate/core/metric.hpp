@@ -33,6 +33,10 @@ struct Metric {
     // reporting decode). An optional one is judged only once both sides have it: files written
     // before it existed still gate as they did.
     bool required;
+    // Read from the GPU driver's per-process account while the runtime runs: measured only on a
+    // backend that has one (probes::has_gpu_holders), so an A/B run elsewhere does not count it
+    // among the metrics its false-alarm budget is split over.
+    bool from_gpu_driver = false;
 };
 
 // The table, in the order reporters show them.

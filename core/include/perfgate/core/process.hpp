@@ -31,6 +31,10 @@ struct ProcessRequest {
     // Called about once a second while the process runs, with the seconds since it started: lets
     // the caller show that a long run that prints nothing is still alive.
     std::function<void(double elapsed_s)> on_tick;
+    // Called once, right after the child started, with its pid, which is also the id of the
+    // process group it and its descendants run in: lets the caller watch what the run holds
+    // (the pair runner samples its device memory on the ticks).
+    std::function<void(std::int64_t process_group)> on_started;
 };
 
 struct ProcessResult {

@@ -90,6 +90,12 @@ struct ResultRow : HostRecord {
     // in bytes, per launch (the kernel's account at wait4), and the largest of them. Lower is better.
     std::optional<double> peak_memory_bytes;
     std::vector<double> peak_memory_bytes_samples;
+    // (Written after peak_memory_bytes_samples.) Peak device memory the runtime's process group
+    // held, in bytes, per launch (sampled about once a second from the GPU driver's per-process
+    // account: nvidia-smi, the KFD), and the largest of them. Empty where no source can be read
+    // (a CPU run, a replay). Lower is better.
+    std::optional<double> peak_device_memory_bytes;
+    std::vector<double> peak_device_memory_bytes_samples;
 
     // Where the row came from, for error messages and reports (not written).
     std::string source_file;
@@ -99,6 +105,7 @@ struct ResultRow : HostRecord {
     std::vector<double> decode_samples() const;
     std::vector<double> prefill_samples() const;
     std::vector<double> peak_memory_samples() const;
+    std::vector<double> peak_device_memory_samples() const;
 };
 
 struct ResultFile {

@@ -28,6 +28,7 @@ struct RuntimeCell {
     std::optional<Spread> decode;   // tok/s over every ok sample
     std::optional<Spread> prefill;
     std::optional<Spread> peak_memory;  // bytes over every ok launch that recorded it
+    std::optional<Spread> peak_device_memory;  // the same for device memory, where it was sampled
     std::string status = "ok";      // "ok" when any row is ok, else the last row's token
     std::string host, date;         // latest date of its rows
     std::vector<std::string> prompt_gen;  // distinct "prompt/generated" token counts
