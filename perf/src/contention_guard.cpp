@@ -90,7 +90,7 @@ ContentionGuard::Counters ContentionGuard::start_look(bool& with_load) {
     const double window = limits_.window_s;
     std::optional<CarriedLook> carried = std::move(carried_);
     carried_.reset();
-    if (carried) {
+    if (carried && !full_look_next_) {
         const double since_taken = std::chrono::duration<double>(Clock::now() - carried->taken).count();
         const double span = std::chrono::duration<double>(Clock::now() - carried->from.at).count();
         const bool recent = carried->after_launch ? since_taken <= window : span <= 2 * window;
@@ -98,13 +98,30 @@ ContentionGuard::Counters ContentionGuard::start_look(bool& with_load) {
             // Over a span that holds our own launch the load average holds its threads (as after
             // every launch); the CPU share of others is still judged.
             with_load = !carried->after_launch;
-            pause_for(window - span);
-            return carried->from;
+            return carried->from;  // launched at once: the launch itself is judged (relaunch_after_disturbance)
         }
     }
     const Counters now = counters();
-    pause_for(window);
+    // Before a relaunch the whole window is watched: the machine was just found busy. Otherwise
+    // nothing is slept: an instant look (the load average, the GPU holders) and the launch's own
+    // account of what others used decide, and a disturbed launch is relaunched once after a whole
+    // window (docs/runner.md, "Contention").
+    if (full_look_next_) pause_for(window);
+    full_look_next_ = false;
     return now;
+}
+
+bool ContentionGuard::relaunch_after_disturbance(std::ostream& log, const std::string& label) {
+    if (mode_ != ContentionMode::enforce || relaunched_) return false;
+    log << label << ": relaunching once after a quiet window (" << reason_ << ")\n";
+    relaunched_ = true;
+    full_look_next_ = true;
+    reason_.clear();
+    // The discarded launch's disturbance is not the pair's any more: the column describes the
+    // launches that count, and says that one was relaunched.
+    shown_.reset();
+    state_ = "unsampled";
+    return true;
 }
 
 ContentionGuard ContentionGuard::disabled(std::string why) {
@@ -135,7 +152,7 @@ void ContentionGuard::read_gpu(ContentionReading& r) const {
         if (p.pid != self) r.gpu.push_back(std::move(p));
 }
 
-ContentionReading ContentionGuard::reading_between(const Counters& a, const Counters& b) const {
+ContentionReading ContentionGuard::reading_between(const Counters& a, const Counters& b, double min_share_span) const {
     ContentionReading r;
     const probes::Sysroot root(seams_.sysroot);
     r.load1 = probes::read_load_1min(root);
@@ -144,7 +161,7 @@ ContentionReading ContentionGuard::reading_between(const Counters& a, const Coun
     // The machine's busy time minus ours (perfgate and the runtime it waited for) is what the
     // others used. Unlike summing /proc/<pid>/stat, this also counts processes that started and
     // ended inside the window (the compiler jobs of a build), and it needs no list of our pids.
-    if (r.cpus > 0 && window > 0 && b.cpu.busy_s > 0) {
+    if (r.cpus > 0 && window >= min_share_span && window > 0 && b.cpu.busy_s > 0) {
         const double others = (b.cpu.busy_s - a.cpu.busy_s) - (b.own_s - a.own_s);
         r.other_cpu = std::clamp(others / (window * r.cpus), 0.0, 1.0);
     }
@@ -189,7 +206,9 @@ bool ContentionGuard::wait_until_quiet(std::ostream& log, const std::string& lab
     while (true) {
         bool with_load = true;
         const Counters a = start_look(with_load);
-        const ContentionReading r = reading_between(a, counters());
+        // A look of less than half a window leaves the others' share to the launch's own account:
+        // over an instant the kernel's 10 ms ticks make it noise.
+        const ContentionReading r = reading_between(a, counters(), limits_.window_s / 2);
         const std::string over = over_limits(r, with_load);
         charge();
         if (over.empty()) {
@@ -214,6 +233,7 @@ bool ContentionGuard::wait_until_quiet(std::ostream& log, const std::string& lab
             << std::flush;
         pause_for(pause);
         paused_ = true;
+        full_look_next_ = true;  // the machine was busy: the next look watches a whole window
         charge();
     }
 }
@@ -225,7 +245,7 @@ void ContentionGuard::launch_starting() {
 bool ContentionGuard::launch_finished(std::ostream& log, const std::string& label) {
     if (mode_ == ContentionMode::off) return true;
     const Counters end = counters();
-    const ContentionReading r = reading_between(launch_start_, end);
+    const ContentionReading r = reading_between(launch_start_, end, 0);
     const std::string over = over_limits(r, false);
     if (over.empty()) {
         note(r, "idle");
@@ -248,6 +268,7 @@ std::string ContentionGuard::column() const {
     const ContentionReading& r = *shown_;
     std::string s = state_;
     if (paused_) s += fmt::format(";waited={:.0f}s", waited_.count());
+    if (relaunched_) s += ";relaunched";
     s += r.load1 ? fmt::format(";load1={:.2f}/{}cpu", *r.load1, r.cpus) : std::string(";load1=unknown");
     if (r.other_cpu) s += fmt::format(";other_cpu={:.0f}%", *r.other_cpu * 100);
     if (!r.busy.empty()) s += ";busy=" + process_list(r.busy, 3);

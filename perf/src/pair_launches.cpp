@@ -165,6 +165,12 @@ std::variant<PairReadings, LaunchStop> run_launches(const LaunchPlan& plan, Cont
         if (!undisturbed) {
             log << fmt::format("{}: decode {:.2f} tok/s measured while the machine was busy; discarded\n", plan.label,
                                *parsed->decode_tok_s);
+            // The look before it slept nothing (contention_guard.hpp): once per pair, the launch is
+            // repeated after a whole quiet window instead of skipping the pair.
+            if (guard.relaunch_after_disturbance(log, plan.label)) {
+                --i;
+                continue;
+            }
             return contended(guard);
         }
         readings.last = *parsed;

@@ -55,14 +55,20 @@ public:
 
     // Before a launch: looks, and while the machine is busy waits poll_s at a time, from one
     // budget of max_wait_s per pair. False (enforce mode only): still busy when the budget ran out.
-    // The first look reuses what was already watched when it is recent: the pair's preparation
-    // since the guard was made (when it began at most 2 windows ago: a longer one would dilute a
-    // burst just before the launch), or the previous launch when it was quiet and ended at most a
-    // window ago. Only what is missing of a window is slept.
+    // The first look sleeps nothing: it judges what was already watched when that is recent (the
+    // pair's preparation since the guard was made, when it began at most 2 windows ago, or the
+    // previous launch when it was quiet and ended at most a window ago), else it is an instant
+    // look (load average, GPU holders; the CPU share of others needs half a window). The launch's
+    // own account then decides, and a disturbed launch is relaunched once. A look after the
+    // machine was found busy, or before a relaunch, watches a whole window.
     bool wait_until_quiet(std::ostream& log, const std::string& label);
     // Around a launch: counters at its start, and the verdict on what others did until its end.
     void launch_starting();
     bool launch_finished(std::ostream& log, const std::string& label);
+    // After a disturbed launch (enforce mode): true the first time in a pair, and the next
+    // wait_until_quiet watches a whole window before the launch is repeated; false once it was
+    // used, so a pair is relaunched at most once. The column then ends ";relaunched".
+    bool relaunch_after_disturbance(std::ostream& log, const std::string& label);
 
     // Why the pair is SKIP:contended (empty when it is not).
     const std::string& reason() const { return reason_; }
@@ -78,7 +84,8 @@ private:
         std::chrono::steady_clock::time_point at;
     };
     Counters counters() const;
-    ContentionReading reading_between(const Counters& a, const Counters& b) const;
+    // The others' CPU share is judged only over at least `min_share_span` seconds.
+    ContentionReading reading_between(const Counters& a, const Counters& b, double min_share_span) const;
     void read_gpu(ContentionReading& r) const;
     // Empty when within the limits; else what is over them. `with_load`: the load average counts
     // only before a launch (after one it holds the runtime's own threads).
@@ -92,6 +99,8 @@ private:
     std::string off_why_ = "off";
     std::chrono::duration<double> waited_{0};  // time spent in wait_until_quiet, looks included
     bool paused_ = false;                      // it had to wait at least once
+    bool relaunched_ = false;                  // relaunch_after_disturbance was used
+    bool full_look_next_ = false;              // the next look watches a whole window
     Counters launch_start_;
     // Where the next look before a launch may start instead of sleeping a whole window (docs/
     // runner.md, "Contention"): the pair's start, so its preparation (forge, fit) is looked at, or
