@@ -23,7 +23,7 @@ std::optional<std::int64_t> median_of(const std::vector<const ResultRow*>& rows,
 }  // namespace
 
 const std::vector<std::string>& gated_metrics() {
-    return registered_metric_keys();
+    return gated_metric_keys();
 }
 
 std::string SampleGroup::model_key() const {

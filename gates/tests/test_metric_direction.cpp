@@ -4,6 +4,8 @@
 // and not judged, so such histories gate exactly as they did.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "gate_test_support.hpp"
@@ -185,9 +187,11 @@ TEST_CASE("the gate on recorded files: peak memory up 20% at the same speed is a
     CHECK(check_of(less->pairs.front(), "peak_memory_bytes").verdict == Verdict::improved);
 }
 
-TEST_CASE("the gate on recorded files: device memory up 20% at the same speed and host memory is a regression",
-          "[gates][metric][device]") {
-    // A cuda history whose runs held about 4 GiB on the GPU; the current run holds 4.8 GiB.
+TEST_CASE("device memory is recorded and shown, not gated: a rise of 20% passes", "[gates][metric][device]") {
+    // Sampled once a second, unchanged H200 runs read device memory in two or three levels; gating
+    // it failed 12 of 28 unchanged runs (core/src/metric.cpp). The gate leaves it out.
+    CHECK_FALSE(metric("peak_device_memory_bytes").gated);
+    CHECK(std::find(gated_metrics().begin(), gated_metrics().end(), "peak_device_memory_bytes") == gated_metrics().end());
     const auto with_device = [](ResultRow r, double gib) {
         r.peak_device_memory_bytes_samples = {gib * 1024 * kMiB};
         r.peak_device_memory_bytes = gib * 1024 * kMiB;
@@ -202,14 +206,13 @@ TEST_CASE("the gate on recorded files: device memory up 20% at the same speed an
     auto report = gate_rows({with_device(memory_row(60.0, 500.0, 10, "now"), 4.8)}, options_for(tmp));
     REQUIRE(report);
     const auto& p = report->pairs.front();
-    INFO(render_text(*report));
-    CHECK(p.verdict == Verdict::regressed);
-    CHECK(check_of(p, "peak_memory_bytes").verdict == Verdict::unchanged);
-    CHECK(check_of(p, "peak_device_memory_bytes").verdict == Verdict::regressed);
-    CHECK(render_text(*report).find("DEVICE MEMORY MiB") != std::string::npos);
-    auto same = gate_rows({with_device(memory_row(60.0, 500.0, 10, "now"), 4.0)}, options_for(tmp));
-    REQUIRE(same);
-    CHECK(same->pairs.front().verdict == Verdict::unchanged);
+    CHECK(p.verdict == Verdict::unchanged);
+    CHECK(passed(*report));
+    for (const auto& m : p.metrics) CHECK(m.metric != "peak_device_memory_bytes");
+    // Host memory, gated, still fails the same run when it rises.
+    auto host = gate_rows({with_device(memory_row(60.0, 600.0, 10, "now"), 4.0)}, options_for(tmp));
+    REQUIRE(host);
+    CHECK(host->pairs.front().verdict == Verdict::regressed);
 }
 
 TEST_CASE("a history without peak memory gates as before: the new reading is shown, not judged", "[gates][metric]") {

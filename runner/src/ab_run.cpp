@@ -12,7 +12,6 @@
 #include "perfgate/core/stats.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/pair_runner.hpp"
-#include "perfgate/probes/contention.hpp"
 #include "perfgate/runner/ab.hpp"
 #include "percent_text.hpp"
 
@@ -156,23 +155,16 @@ Status check_binary(const std::string& option, const std::string& runtime, const
 }  // namespace
 
 const std::vector<std::string>& ab_metrics() {
-    return registered_metric_keys();
+    return gated_metric_keys();
 }
 
-std::size_t ab_measured_metric_count(const std::string& backend) {
-    std::size_t n = 0;
-    for (const auto& key : ab_metrics())
-        if (!metric(key).from_gpu_driver || probes::has_gpu_holders(backend)) ++n;
-    return n;
-}
-
-Status check_ab_rounds(const StopRule& stop, double alpha, std::size_t metric_count) {
+Status check_ab_rounds(const StopRule& stop, double alpha) {
     if (stop.min_rounds < 2 || stop.max_rounds < stop.min_rounds)
         return make_error(fmt::format("rounds: want 2 <= --min-rounds <= --max-rounds, got {} and {}", stop.min_rounds,
                                       stop.max_rounds));
     const auto factor_at = [&](std::size_t max_rounds) {
         const auto levels =
-            gates::sequential_look_levels(alpha, std::min(stop.min_rounds, max_rounds), max_rounds, metric_count);
+            gates::sequential_look_levels(alpha, std::min(stop.min_rounds, max_rounds), max_rounds, ab_metrics().size());
         return gates::interval_half_width_factor(levels.last, max_rounds);
     };
     const double factor = factor_at(stop.max_rounds);
@@ -189,8 +181,7 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
                           std::ostream& log) {
     if (!manifest.find_runtime(request.runtime))
         return make_error(manifest.path.string() + ": no runtime named \"" + request.runtime + "\" in this suite");
-    const std::size_t metric_count = ab_measured_metric_count(manifest.backend);
-    if (auto st = check_ab_rounds(request.stop, request.alpha, metric_count); !st) return st.error();
+    if (auto st = check_ab_rounds(request.stop, request.alpha); !st) return st.error();
     if (auto st = check_binary("--base-binary", request.runtime, request.base_binary); !st) return st.error();
     if (auto st = check_binary("--head-binary", request.runtime, request.head_binary); !st) return st.error();
     std::vector<std::string> models = request.models;
@@ -214,10 +205,10 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
     report.stop = request.stop;
     report.alpha = request.alpha;
     report.levels = gates::sequential_look_levels(request.alpha, request.stop.min_rounds, request.stop.max_rounds,
-                                                  metric_count);
+                                                  ab_metrics().size());
     report.notes.push_back(fmt::format(
         "{}: false alarms at most {:g}% per model over {} metrics (Haybittle-Peto)", looks_text(report.levels),
-        request.alpha * 100, metric_count));
+        request.alpha * 100, ab_metrics().size()));
     AbRun run(suite, host, request, log, report);
     for (const auto& model : models) {
         auto result = run.run_model(model);

@@ -33,10 +33,10 @@ struct Metric {
     // reporting decode). An optional one is judged only once both sides have it: files written
     // before it existed still gate as they did.
     bool required;
-    // Read from the GPU driver's per-process account while the runtime runs: measured only on a
-    // backend that has one (probes::has_gpu_holders), so an A/B run elsewhere does not count it
-    // among the metrics its false-alarm budget is split over.
-    bool from_gpu_driver = false;
+    // Judged by the gate, calibrate and perfgate ab. A metric that is recorded and shown but not
+    // gated is one whose reading is not yet stable enough to fail a run on (device memory: see the
+    // table).
+    bool gated = true;
 };
 
 // The table, in the order reporters show them.
@@ -48,6 +48,8 @@ const Metric* find_metric(std::string_view key);
 const Metric& metric(std::string_view key);
 // The keys of the table, in its order.
 const std::vector<std::string>& registered_metric_keys();
+// The keys of the gated metrics, in the table's order: what the rules judge.
+const std::vector<std::string>& gated_metric_keys();
 // "decode_tok_s, prefill_tok_s, peak_memory_bytes"
 std::string metric_keys();
 

@@ -51,7 +51,7 @@ struct SampleGroup {
 std::vector<SampleGroup> group_rows(const std::vector<ResultRow>& rows, const RowContext& context,
                                     const ModelCatalog& catalog);
 
-// The keys of the metrics the gate compares: the registered metrics (perfgate/core/metric.hpp), in
+// The keys of the metrics the gate compares: the gated metrics (perfgate/core/metric.hpp), in
 // their order.
 const std::vector<std::string>& gated_metrics();
 

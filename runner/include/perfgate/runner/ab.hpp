@@ -36,11 +36,8 @@ struct AbRequest {
     perf::ContentionMode contention = perf::ContentionMode::enforce;
 };
 
-// The metrics decided, in report order: the registered metrics (perfgate/core/metric.hpp).
+// The metrics decided, in report order: the gated metrics (perfgate/core/metric.hpp).
 const std::vector<std::string>& ab_metrics();
-// How many of them an A/B run on `backend` can measure: its false alarms are split over these
-// (device memory only where the backend has a per-process GPU source).
-std::size_t ab_measured_metric_count(const std::string& backend);
 
 struct AbModelResult {
     std::string model;
@@ -74,7 +71,7 @@ Expected<AbReport> run_ab(const perf::Suite& suite, const perf::HostContext& hos
 // than kMaxIntervalFactor per-round spreads (gates::interval_half_width_factor), else an error that
 // names the fewest rounds that would do.
 inline constexpr double kMaxIntervalFactor = 5.0;
-Status check_ab_rounds(const StopRule& stop, double alpha, std::size_t metric_count);
+Status check_ab_rounds(const StopRule& stop, double alpha);
 
 // fail when a model regressed or failed, skip when every model skipped, else pass.
 Outcome ab_outcome(const AbReport& report);
