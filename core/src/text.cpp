@@ -55,6 +55,17 @@ std::string_view trim(std::string_view s) {
     return s.substr(b, e - b + 1);
 }
 
+std::vector<std::string_view> split(std::string_view text, char sep) {
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    while (true) {
+        const auto at = text.find(sep, start);
+        out.push_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+        if (at == std::string_view::npos) return out;
+        start = at + 1;
+    }
+}
+
 std::string counted(std::size_t n, std::string_view noun, std::string_view plural) {
     if (n == 1) return fmt::format("1 {}", noun);
     return plural.empty() ? fmt::format("{} {}s", n, noun) : fmt::format("{} {}", n, plural);

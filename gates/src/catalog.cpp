@@ -3,29 +3,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "perfgate/core/text.hpp"
+
 namespace perfgate::gates {
-namespace {
-
-std::vector<std::string> split(std::string_view text, char sep) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (true) {
-        auto pos = text.find(sep, start);
-        out.emplace_back(text.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
-        if (pos == std::string_view::npos) break;
-        start = pos + 1;
-    }
-    return out;
-}
-
-std::string trim(std::string s) {
-    while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.pop_back();
-    std::size_t i = 0;
-    while (i < s.size() && s[i] == ' ') ++i;
-    return s.substr(i);
-}
-
-}  // namespace
 
 const std::string& ModelCatalog::canonical(const std::string& name) const {
     auto it = to_canonical_.find(name);
@@ -80,10 +60,10 @@ Expected<ModelCatalog> parse_model_catalog(std::string_view text, const std::str
         }
         if (cols.size() <= name_col || trim(cols[name_col]).empty())
             return make_error(name + ":" + std::to_string(line_no) + ": row without a local_name");
-        const std::string local_name = trim(cols[name_col]);
+        const std::string local_name(trim(cols[name_col]));
         std::vector<std::string> aliases;
         if (cols.size() > alias_col)
-            for (auto& a : split(cols[alias_col], ';')) aliases.push_back(trim(a));
+            for (auto a : split(cols[alias_col], ';')) aliases.emplace_back(trim(a));
         // A name claimed by two models would resolve to one of them while still listed as a
         // spelling of the other: refuse the ambiguity instead of pairing rows of different models.
         std::vector<std::string> names{local_name};

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "contention_summary.hpp"
 #include "distinct.hpp"
 #include "perfgate/gates/file_name.hpp"
 #include "escape.hpp"
@@ -17,6 +18,14 @@ namespace {
 using Rows = std::vector<const ResultRow*>;
 
 using detail::distinct;
+
+// One summary of every row's cell (contention_summary.hpp); none when no row recorded one.
+std::vector<std::string> contention_values(const Rows& rows) {
+    std::vector<std::string> cells;
+    for (const auto* r : rows) cells.push_back(r->contention);
+    const std::string text = contention_text(summarise_contention(cells));
+    return text.empty() ? std::vector<std::string>{} : std::vector<std::string>{text};
+}
 
 std::string gib(std::uint64_t bytes) {
     return fmt::format("{:.1f} GiB ({} bytes)", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0), bytes);
@@ -154,11 +163,9 @@ std::vector<EnvField> describe_environment(const ReportData& data, const std::st
         add_build_fact(rt + " compiler", distinct(rr, [](const ResultRow& r) { return r.compiler; }), "`compiler` column");
     }
     t.add(gpu ? "Contention (other GPU processes during the run)" : "Contention (other work during the run)",
-          distinct(rows, [](const ResultRow& r) {
-              return r.contention == "none" ? std::string("none seen") : r.contention;
-          }),
-          gpu ? "`contention` column, recorded at run time from the device's process list"
-              : "`contention` column, recorded at run time");
+          contention_values(rows),
+          gpu ? "`contention` column, recorded at run time from the device's process list; summarised over the rows"
+              : "`contention` column, recorded at run time; summarised over the rows");
     t.add_if_recorded("Operator note", operator_note.empty() ? std::vector<std::string>{} : std::vector<std::string>{operator_note},
           "`--note`");
     return t.take();

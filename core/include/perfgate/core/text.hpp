@@ -22,6 +22,9 @@ std::string printable_excerpt(std::string_view text, std::size_t max_chars = 300
 
 std::string_view trim(std::string_view s);
 
+// The parts of `text` between `sep`s, empty ones kept ("a;;b" -> a, "", b); views into `text`.
+std::vector<std::string_view> split(std::string_view text, char sep);
+
 // "1 pair", "2 pairs", "0 pairs": a count with its noun in the right number (`plural` defaults
 // to the noun with an s).
 std::string counted(std::size_t n, std::string_view noun, std::string_view plural = {});
