@@ -19,4 +19,7 @@ back() { cp "$OUT"/*.csv "$results"/ 2>/dev/null; echo "h200-machine: $1 at $((S
 LD_LIBRARY_PATH="$PERFGATE_LIB_DIR" "$PERFGATE_EXECUTABLE" probe --json > "$results/probe.json" 2>&1
 [ -x build/cuda-perf/llama.cpp/build-cuda/bin/llama-bench ] || { $trust setup || exit 1; }
 back setup
-$trust lb "$lb"; back "llama-bench runs"
+# The runs' CSVs are copied to $results after every run (h200-trust.sh lb): a call cut off by the
+# device's time limit still returns what it measured (keep LB_SECONDS + setup under the limit).
+( while sleep 20; do cp "$OUT"/*.csv "$results"/ 2>/dev/null; done ) & copier=$!
+$trust lb "$lb"; kill "$copier" 2>/dev/null; back "llama-bench runs"

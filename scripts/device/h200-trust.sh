@@ -60,6 +60,7 @@ case "$stage" in
       ctest --test-dir "$build" -L perf "${filter[@]}" -V > "$OUT/ctest-$stage-$n-$$.log" 2>&1 || rc=$?
       say "$stage run $n took $((SECONDS - t1)) s, ctest exit $rc"
       grep -E "^[0-9]+: (regressed|inconclusive|improved|unchanged|failed|new) " "$OUT/ctest-$stage-$n-$$.log" | grep -v "unchanged" | head -n 12 >&2 || true
+      copy_out  # after every run: a call cut off at its time limit still returns the runs it made
       # A run costs about as long as the last one: stop before overrunning the budget.
       [ $((SECONDS - t0 + SECONDS - t1)) -lt "$limit" ] || break
     done
