@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "perfgate/core/csv.hpp"
 #include "perfgate/core/metric.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "escape.hpp"
@@ -79,6 +80,26 @@ void render_table(std::string& page, const gates::GateReport& report) {
     page += "\n";
 }
 
+// The page's latest run (by its rows' timestamps) and the result file that holds it; nullopt when
+// no row has a run_id (mlxcel's files: each file is then judged whole, as the gate does).
+struct LatestRun {
+    std::string run_id, file;
+};
+Expected<std::optional<LatestRun>> latest_run(const std::vector<std::string>& results) {
+    std::optional<LatestRun> latest;
+    std::string latest_time;
+    for (const auto& path : results) {
+        auto file = read_results_csv(path);
+        if (!file) return file.error();
+        for (const auto& row : file->rows)
+            if (!row.run_id.empty() && (!latest || row.timestamp > latest_time)) {
+                latest = LatestRun{row.run_id, path};
+                latest_time = row.timestamp;
+            }
+    }
+    return latest;
+}
+
 }  // namespace
 
 HistoryVerdicts judge_against_history(const ReportOptions& options) {
@@ -92,6 +113,16 @@ HistoryVerdicts judge_against_history(const ReportOptions& options) {
     gate.results = options.results;
     gate.benchmarks_dir = options.history_dir;
     gate.thresholds_dir = options.thresholds_dir;
+    // A page of several runs (the committed H200 page: 19 runs in two day files kept in the
+    // history folder) judges its latest run against every run before it, its own files' earlier
+    // runs included. Judged as whole files, the gate leaves the page's files out of the history
+    // and finds nothing to compare: every pair "new", the run "fail".
+    auto latest = latest_run(options.results);
+    if (!latest) return Expected<gates::GateReport>(latest.error());
+    if (*latest) {
+        gate.results = {(*latest)->file};
+        gate.exclude_run_id = (*latest)->run_id;
+    }
     return gates::run_gate(gate);
 }
 
@@ -107,8 +138,9 @@ void render_history_verdicts(std::string& page, const HistoryVerdicts& verdicts)
         return;
     }
     const gates::GateReport& report = **verdicts;
-    page += fmt::format("What `perfgate gate` says of these result files against the earlier results in the history "
-                        "folder and the host's thresholds: **{}** ({}).\n\n",
+    page += fmt::format("What `perfgate gate` says of the latest run of these result files against the earlier results "
+                        "(the history folder's, and the earlier runs of these files) and the host's thresholds: **{}** "
+                        "({}).\n\n",
                         gates::passed(report) ? "pass" : "fail", markdown_text(gates::verdict_counts(report)));
     const auto run_failures = gates::run_failure_lines(report);
     for (const auto& failure : run_failures) page += "- fails the gate: " + markdown_text(failure) + "\n";

@@ -133,3 +133,43 @@ TEST_CASE("page with a history folder that is not there says the gate refused it
     CHECK(section.find("the gate refused its input") != std::string::npos);
     CHECK(section.find("no such folder") != std::string::npos);
 }
+
+TEST_CASE("page of several runs kept in the history folder: its latest run is judged against the earlier ones",
+          "[report][verdict]") {
+    // The committed pages' shape: the page's own day files are the history folder. Six quiet runs
+    // in one file, then a seventh 30% slower in the next day's file.
+    testing::TempDir dir;
+    std::vector<ResultRow> first_day;
+    const double earlier[] = {100.0, 100.4, 99.7, 100.2, 99.9, 100.3};
+    for (int i = 0; i < 6; ++i) {
+        auto r = run_row("steady-model", earlier[i], 1000.0, "2026-09-01");
+        r.run_id = fmt::format("2026-09-01T12000{}-1", i);
+        r.timestamp = fmt::format("2026-09-01T12:00:0{}Z", i);
+        first_day.push_back(r);
+    }
+    const auto day1 = dir.file("benchmarks/cpu_cpu-testbox_2026-09-01.csv");
+    const auto day2 = dir.file("benchmarks/cpu_cpu-testbox_2026-09-02.csv");
+    testing::write_perfgate_csv(day1, first_day);
+    testing::write_perfgate_csv(day2, {run_row("steady-model", 70.0, 1000.0, "2026-09-02")});
+    ReportOptions o;
+    o.results = {day1, day2};
+    o.output = dir.file("page/cpu_cpu-testbox_2026-09-02.md");
+    o.history_dir = dir.file("benchmarks");
+    o.thresholds_dir = repository_thresholds;
+    o.charts.enabled = false;
+    auto outcome = make_report(o);
+    REQUIRE(outcome);
+    const auto section = testing::section(testing::read_text(o.output), "Verdict against history");
+    const auto table = testing::first_table(section);
+    const auto* dropped = verdict_row(table, "steady-model on llama-bench, prompt 128", "decode");
+    REQUIRE(dropped != nullptr);
+    CHECK(dropped->at(table.column("Verdict").value()) == "**regressed**");
+    CHECK(dropped->at(table.column("Rule").value()) == "history, 6 runs");
+    CHECK(section.find("nothing was compared") == std::string::npos);
+
+    // The same page without the slowdown: the latest run passes against the six before it.
+    testing::write_perfgate_csv(day2, {run_row("steady-model", 100.1, 1000.0, "2026-09-02")});
+    REQUIRE(make_report(o));
+    const auto quiet = testing::section(testing::read_text(o.output), "Verdict against history");
+    CHECK(quiet.find("**pass**") != std::string::npos);
+}
