@@ -29,6 +29,18 @@ ResultRow run_row(const std::string& model, double decode, double prefill, const
     return r;
 }
 
+// A page of `results` without charts, judged against `history_dir` (none when empty).
+ReportOptions page_options(const std::vector<std::string>& results, const std::string& output,
+                           const std::string& history_dir) {
+    ReportOptions o;
+    o.results = results;
+    o.output = output;
+    o.history_dir = history_dir;
+    o.thresholds_dir = repository_thresholds;
+    o.charts.enabled = false;
+    return o;
+}
+
 // The verdict table's row of a pair and metric.
 const std::vector<std::string>* verdict_row(const testing::Table& table, const std::string& pair, const std::string& metric) {
     for (const auto& row : table.rows)
@@ -53,12 +65,7 @@ TEST_CASE("page: a pair that regressed against its history reads regressed with 
     testing::write_perfgate_csv(current, {run_row("steady-model", 70.0, 1002.0, "2026-10-01"),
                                           run_row("fresh-model", 50.0, 500.0, "2026-10-01")});
 
-    ReportOptions o;
-    o.results = {current};
-    o.output = dir.file("page/cpu_cpu-testbox_2026-10-01.md");
-    o.history_dir = dir.file("benchmarks");
-    o.thresholds_dir = repository_thresholds;
-    o.charts.enabled = false;
+    const auto o = page_options({current}, dir.file("page/cpu_cpu-testbox_2026-10-01.md"), dir.file("benchmarks"));
     auto outcome = make_report(o);
     REQUIRE(outcome);
     CHECK(outcome->relative_gate == RelativeGate::none);  // the verdict never changes the command's exit
@@ -98,11 +105,7 @@ TEST_CASE("page without a history folder says in one line that there is no verdi
     testing::TempDir dir;
     const auto current = dir.file("cpu_cpu-testbox_2026-10-01.csv");
     testing::write_perfgate_csv(current, {run_row("steady-model", 70.0, 1002.0, "2026-10-01")});
-    ReportOptions o;
-    o.results = {current};
-    o.output = dir.file("page.md");
-    o.thresholds_dir = repository_thresholds;
-    o.charts.enabled = false;
+    const auto o = page_options({current}, dir.file("page.md"), "");
     auto outcome = make_report(o);
     REQUIRE(outcome);
     const auto section = testing::section(testing::read_text(o.output), "Verdict against history");
@@ -121,12 +124,7 @@ TEST_CASE("page with a history folder that is not there says the gate refused it
     testing::TempDir dir;
     const auto current = dir.file("cpu_cpu-testbox_2026-10-01.csv");
     testing::write_perfgate_csv(current, {run_row("steady-model", 70.0, 1002.0, "2026-10-01")});
-    ReportOptions o;
-    o.results = {current};
-    o.output = dir.file("page.md");
-    o.history_dir = dir.file("no-such-folder");
-    o.thresholds_dir = repository_thresholds;
-    o.charts.enabled = false;
+    const auto o = page_options({current}, dir.file("page.md"), dir.file("no-such-folder"));
     auto outcome = make_report(o);
     REQUIRE(outcome);  // the page's own tables do not depend on the history
     const auto section = testing::section(testing::read_text(o.output), "Verdict against history");
@@ -151,12 +149,7 @@ TEST_CASE("page of several runs kept in the history folder: its latest run is ju
     const auto day2 = dir.file("benchmarks/cpu_cpu-testbox_2026-09-02.csv");
     testing::write_perfgate_csv(day1, first_day);
     testing::write_perfgate_csv(day2, {run_row("steady-model", 70.0, 1000.0, "2026-09-02")});
-    ReportOptions o;
-    o.results = {day1, day2};
-    o.output = dir.file("page/cpu_cpu-testbox_2026-09-02.md");
-    o.history_dir = dir.file("benchmarks");
-    o.thresholds_dir = repository_thresholds;
-    o.charts.enabled = false;
+    const auto o = page_options({day1, day2}, dir.file("page/cpu_cpu-testbox_2026-09-02.md"), dir.file("benchmarks"));
     auto outcome = make_report(o);
     REQUIRE(outcome);
     const auto section = testing::section(testing::read_text(o.output), "Verdict against history");
