@@ -47,12 +47,13 @@ namespace {
 
 // perfgate's header grew after its first files were written: `arm` (perfgate ab), then
 // `machine_id` and `machine_fingerprint` (machine identity), then `peak_memory_bytes` and its
-// samples, then `peak_device_memory_bytes` and its samples. A day's file started before a column is upgraded when rows are appended to it: under
-// the appenders' lock it is rewritten whole with today's header, every existing record kept byte
-// for byte except for an empty field inserted where each missing column now stands (no value is
-// formatted again), and the new rows follow in today's layout (upgrade_to_todays_header). So no
-// row loses a field, and A/B rows are taken like any other. Only a header that is none of these
-// is refused. A layout is the list of today's columns its header lacks; the current one lacks none.
+// samples, then `peak_device_memory_bytes` and its samples. A day's file started before a column
+// is upgraded when rows are appended to it: under the appenders' lock it is rewritten whole with
+// today's header, every existing record kept byte for byte except for an empty field inserted
+// where each missing column now stands (no value is formatted again), and the new rows follow in
+// today's layout (upgrade_to_todays_header). So no row loses a field, and A/B rows are taken like
+// any other. Only a header that is none of these is refused. A layout is the list of today's
+// columns its header lacks; the current one lacks none.
 using Layout = std::vector<std::string_view>;
 
 const std::vector<Layout>& known_layouts() {

@@ -338,3 +338,30 @@ TEST_CASE("after a tool ran from a launch's tick, an interrupt still ends the la
     if (!gone) ::kill(sleeper, SIGKILL);
     CHECK(gone);
 }
+
+TEST_CASE("a tool run from a launch's tick leaves the launch's adopted descendants running", "[process]") {
+    // The runtime starts a worker in a session of its own whose parent exits at once, so the worker
+    // is handed to us (the subreaper) while a tool run from the first tick is still going. When that
+    // nested run ends it must not take the worker for one of its own leftovers: the worker lives to
+    // write its marker, and the runtime's own end still cleans up after it.
+    const auto dir = test::fresh_dir("process", "nested-adopted");
+    const auto marker = dir / "worker-finished";
+    ProcessRequest outer;
+    outer.program = script(dir, "runtime",
+                           "sleep 1.6; ( setsid sh -c 'sleep 1.4; touch " + marker.string() +
+                               "' & ) ; sleep 1.9; echo outer done")
+                        .string();
+    bool tool_ran = false;
+    outer.on_tick = [&](double) {
+        if (tool_ran) return;
+        tool_ran = true;
+        ProcessRequest tool;  // from about 1.0 s to 2.5 s: the worker is adopted meanwhile (1.6 s)
+        tool.program = script(dir, "tool", "sleep 1.5").string();
+        (void)run_process(tool);
+    };
+    const auto res = run_process(outer);
+    REQUIRE(res);
+    CHECK(res->out == "outer done\n");
+    CHECK(tool_ran);
+    CHECK(fs::exists(marker));  // written at about 3.0 s, after the tool's run ended
+}

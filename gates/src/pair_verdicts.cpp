@@ -65,7 +65,7 @@ void status_metrics(PairReport& p, Verdict v, const std::string& reason, const S
 void finish_pair_verdict(PairReport& p) {
     Verdict worst = Verdict::unchanged;
     for (const auto& m : p.metrics)
-        if (m.judged) worst = std::min(worst, m.verdict);
+        if (m.judged) worst = worse(worst, m.verdict);
     p.verdict = worst;
     std::vector<std::string> reasons;
     for (const auto& m : p.metrics) {

@@ -29,7 +29,8 @@ const char* to_string(Verdict v) {
 
 bool fails_gate(Verdict v) { return v == Verdict::failed || v == Verdict::regressed; }
 
-Verdict worse(Verdict a, Verdict b) { return static_cast<int>(a) <= static_cast<int>(b) ? a : b; }
+// The enum lists the verdicts worst first.
+Verdict worse(Verdict a, Verdict b) { return std::min(a, b); }
 
 std::optional<Color> color_of(Verdict v) {
     switch (v) {

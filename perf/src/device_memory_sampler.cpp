@@ -15,7 +15,7 @@ DeviceMemorySampler DeviceMemorySampler::none() { return DeviceMemorySampler("",
 void DeviceMemorySampler::attach(LaunchRequest& request) {
     group_ = 0;
     peak_.reset();
-    if (backend_.empty()) return;
+    if (!probes::has_gpu_holders(backend_)) return;  // cpu, metal, vulkan, a replay: nothing to read
     request.on_started = [this](std::int64_t group) { group_ = group; };
     request.on_tick = [this, own = std::move(request.on_tick)](double elapsed) {
         if (own) own(elapsed);
@@ -27,7 +27,7 @@ void DeviceMemorySampler::sample() {
     if (group_ <= 0) return;
     const probes::Sysroot root(seams_.sysroot);
     const auto holders = probes::read_gpu_holders(backend_, root, search_path_dirs(seams_.search_path), seams_.tool_timeout);
-    // No source for this backend, or it could not be read this time: no reading, not a zero.
+    // The source could not be read this time: no reading, not a zero.
     if (!holders || !*holders) return;
     const auto bytes = probes::group_device_bytes(root, **holders, group_);
     if (bytes && (!peak_ || *bytes > *peak_)) peak_ = bytes;

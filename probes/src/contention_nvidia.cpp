@@ -24,7 +24,7 @@ std::vector<OtherProcess> parse_compute_apps(std::string_view csv) {
         if (last > comma) {
             const std::string mib = trim(line.substr(last + 1));
             const auto value = parse_leading_uint(mib);
-            if (value && mib.size() == std::to_string(*value).size()) p.device_bytes = *value * 1024 * 1024;
+            if (value && mib.size() == std::to_string(*value).size()) p.device_bytes = checked_multiply(*value, 1024 * 1024);
         }
         out.push_back(std::move(p));
     }

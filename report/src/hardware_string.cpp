@@ -1,21 +1,12 @@
 #include "hardware_string.hpp"
 
+#include "perfgate/core/text.hpp"
+
 #include <regex>
 #include <vector>
 
 namespace perfgate::report {
 namespace {
-
-std::vector<std::string> split(std::string_view s) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (true) {
-        auto pos = s.find('_', start);
-        out.emplace_back(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
-        if (pos == std::string_view::npos) return out;
-        start = pos + 1;
-    }
-}
 
 std::string join_spaces(const std::vector<std::string>& parts) {
     std::string out;
@@ -31,7 +22,8 @@ std::string join_spaces(const std::vector<std::string>& parts) {
 HardwareFacts parse_hardware_string(std::string_view hardware) {
     HardwareFacts f;
     if (hardware.empty()) return f;
-    auto parts = split(hardware);
+    std::vector<std::string> parts;  // the '_'-separated fields (std::regex_match wants strings)
+    for (const auto field : perfgate::split(hardware, '_')) parts.emplace_back(field);
     static const std::regex gib_re("([0-9]+)GB");
     static const std::regex gfx_re("gfx[0-9a-f]+|gfxunknown");
     static const std::regex rocm_re("ROCm([0-9][0-9.]*)");

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "perfgate/core/csv.hpp"
 #include "perfgate/core/metric.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "escape.hpp"
@@ -80,29 +79,27 @@ void render_table(std::string& page, const gates::GateReport& report) {
     page += "\n";
 }
 
-// The page's latest run (by its rows' timestamps) and the result file that holds it; nullopt when
-// no row has a run_id (mlxcel's files: each file is then judged whole, as the gate does).
+// The page's latest run (by its rows' timestamps) and the result file that holds it, from the
+// files the page already read; nullopt when no row has a run_id (mlxcel's files: each file is then
+// judged whole, as the gate does).
 struct LatestRun {
     std::string run_id, file;
 };
-Expected<std::optional<LatestRun>> latest_run(const std::vector<std::string>& results) {
+std::optional<LatestRun> latest_run(const ReportData& data) {
     std::optional<LatestRun> latest;
-    std::string latest_time;
-    for (const auto& path : results) {
-        auto file = read_results_csv(path);
-        if (!file) return file.error();
-        for (const auto& row : file->rows)
-            if (!row.run_id.empty() && (!latest || row.timestamp > latest_time)) {
-                latest = LatestRun{row.run_id, path};
-                latest_time = row.timestamp;
+    const ResultRow* newest = nullptr;
+    for (const auto& loaded : data.files)
+        for (const auto& row : loaded->file.rows)
+            if (!row.run_id.empty() && (!newest || row.timestamp > newest->timestamp)) {
+                latest = LatestRun{row.run_id, loaded->file.path};
+                newest = &row;
             }
-    }
     return latest;
 }
 
 }  // namespace
 
-HistoryVerdicts judge_against_history(const ReportOptions& options) {
+HistoryVerdicts judge_against_history(const ReportOptions& options, const ReportData& data) {
     if (options.history_dir.empty()) return std::nullopt;
     // As `perfgate gate --benchmarks-dir` refuses a folder that is not there: a typo would make
     // every pair "new" and read as a fresh start.
@@ -117,11 +114,9 @@ HistoryVerdicts judge_against_history(const ReportOptions& options) {
     // history folder) judges its latest run against every run before it, its own files' earlier
     // runs included. Judged as whole files, the gate leaves the page's files out of the history
     // and finds nothing to compare: every pair "new", the run "fail".
-    auto latest = latest_run(options.results);
-    if (!latest) return Expected<gates::GateReport>(latest.error());
-    if (*latest) {
-        gate.results = {(*latest)->file};
-        gate.exclude_run_id = (*latest)->run_id;
+    if (const auto latest = latest_run(data)) {
+        gate.results = {latest->file};
+        gate.exclude_run_id = latest->run_id;
     }
     return gates::run_gate(gate);
 }

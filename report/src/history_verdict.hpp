@@ -8,6 +8,7 @@
 #include "perfgate/core/expected.hpp"
 #include "perfgate/gates/report.hpp"
 #include "perfgate/report/make_report.hpp"
+#include "perfgate/report/report_data.hpp"
 
 namespace perfgate::report {
 
@@ -16,9 +17,10 @@ namespace perfgate::report {
 // the page still says so rather than failing, as it does for the history charts).
 using HistoryVerdicts = std::optional<Expected<gates::GateReport>>;
 
-// `perfgate gate --results <the page's CSVs> --benchmarks-dir <history_dir> --thresholds-dir
-// <thresholds_dir>` with the gate's defaults for everything else.
-HistoryVerdicts judge_against_history(const ReportOptions& options);
+// The gate on the page's latest run (of `data`, the page's result files as read): its rows are the
+// current ones and every earlier run, the history folder's and the page's own files', is history
+// (docs/report.md, "Verdict against history"); the gate's defaults for everything else.
+HistoryVerdicts judge_against_history(const ReportOptions& options, const ReportData& data);
 
 // The section "## Verdict against history".
 void render_history_verdicts(std::string& page, const HistoryVerdicts& verdicts);

@@ -73,7 +73,7 @@ Expected<ReportOutcome> make_report(const ReportOptions& options) {
     if (ec) return make_error(fmt::format("perfgate report: cannot create {}: {}", dir.string(), ec.message()));
 
     if (!options.history_dir.empty()) in.history = collect_history(options.history_dir, data);
-    in.verdicts = judge_against_history(options);
+    in.verdicts = judge_against_history(options, data);
     in.charts = draw_charts(data, in.history, dir.string(), output.stem().string(), charts);
 
     const auto page = render_page(in);

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -23,6 +25,13 @@ fs::path fresh_dir(const std::string& group, const std::string& name) {
 
 fs::path temp_dir(const std::string& tag) {
     auto dir = fs::temp_directory_path() / ("perfgate-" + tag + "-" + std::to_string(::getpid()));
+    static std::mutex mutex;
+    static std::set<std::string> asked;  // tags this process has asked for
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        // Pids are reused and these folders are kept after a run.
+        if (asked.insert(tag).second) fs::remove_all(dir);
+    }
     fs::create_directories(dir);
     return dir;
 }

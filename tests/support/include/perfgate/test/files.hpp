@@ -12,7 +12,9 @@ std::filesystem::path source_path(const std::string& relative);     // <checkout
 
 // A fresh, empty folder <tmp>/<group>-<pid>/<name>; kept after the test so a failure can be looked at.
 std::filesystem::path fresh_dir(const std::string& group, const std::string& name);
-// <tmp>/perfgate-<tag>-<pid>, created when missing and never emptied: several tests share it.
+// <tmp>/perfgate-<tag>-<pid>: emptied the first time this process asks for it (a folder of that name
+// is an earlier process's with the same pid, whose files would join this test's), then shared by
+// the tests of this process.
 std::filesystem::path temp_dir(const std::string& tag);
 
 // A unique folder removed with everything in it when the test's scope ends.
