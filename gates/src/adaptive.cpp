@@ -26,7 +26,7 @@ Expected<GateReport> gate_rows_adaptive(std::vector<ResultRow> current, const Ga
         bool again = false;
         for (const auto& pair : report->pairs) {
             const PairKey key = pair_key_of(pair);
-            if (pair.verdict != Verdict::inconclusive || exhausted[key]) continue;
+            if (!wants_another_launch(pair.verdict) || exhausted[key]) continue;
             std::size_t& done = reruns[key];
             if (done >= max_reruns) continue;
             auto rows = more(pair, done + 1);
@@ -49,9 +49,7 @@ Expected<GateReport> gate_rows_adaptive(std::vector<ResultRow> current, const Ga
             auto it = reruns.find(pair_key_of(pair));
             if (it == reruns.end() || it->second == 0) continue;
             pair.reruns = it->second;
-            report->notes.push_back(fmt::format("{}/{}: {} rerun(s) for adaptive repetitions (bound {}), final verdict {}",
-                                                pair.runtime, pair.current_model, it->second, max_reruns,
-                                                to_string(pair.verdict)));
+            report->notes.push_back(rerun_note(pair, max_reruns));
         }
         return report;
     }
@@ -62,7 +60,7 @@ Expected<AdaptiveCheck> decide_metric_adaptive(const std::string& metric, const 
                                                std::size_t max_reruns, const MoreSamples& more_samples) {
     AdaptiveCheck out;
     out.check = decide_metric(metric, baseline, current, threshold, test);
-    while (out.check.verdict == Verdict::inconclusive && out.reruns < max_reruns) {
+    while (wants_another_launch(out.check.verdict) && out.reruns < max_reruns) {
         auto more = more_samples(out.reruns + 1);
         if (!more) return more.error();
         ++out.reruns;

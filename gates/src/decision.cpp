@@ -351,12 +351,14 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
     if (!set_levels(c, m, all, reference, current)) return c;
     c.reference = describe_reference(history, reference);
 
-    // The noise: the latest K runs, with the segment starts that fall among them.
+    // The noise: the latest K runs, pooled within the segments that fall among them: the
+    // reference's and the steps found inside those (noise_segments), searched over the whole history
+    // read, where a step of a few runs at its end stands out better than in K runs.
     const std::size_t k = std::min(std::max<std::size_t>(rule.noise_runs, 1), all.size());
     const std::size_t skip = all.size() - k;
     const std::vector<double> levels(all.end() - static_cast<long>(k), all.end());
     std::vector<std::size_t> starts;
-    for (std::size_t s : reference.starts)
+    for (std::size_t s : noise_segments(all, reference.starts))
         if (s > skip && s < all.size()) starts.push_back(s - skip);
     c.history_runs = levels.size();
 

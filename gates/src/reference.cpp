@@ -61,11 +61,12 @@ Reference find_reference(const std::vector<RunLevel>& levels, const std::vector<
     r.level.reset();
 
     // Sustained improvement: the latest runs, all beyond max(floor, 3 sigma) better than the
-    // reference, start a segment of their own. Sigma is the within-segment spread so far.
+    // reference, start a segment of their own. Sigma is the spread within segments so far, the
+    // steps found among the runs included (noise_segments), so the improvement is not its own noise.
     std::vector<double> values;
     for (const auto& l : levels) values.push_back(l.value);
-    std::vector<std::size_t> inner(r.starts.begin() + 1, r.starts.end());
-    const double sigma = between_run_sigma(values, inner).value_or(0.0);
+    const std::vector<std::size_t> inner(r.starts.begin() + 1, r.starts.end());
+    const double sigma = between_run_sigma(values, noise_segments(values, inner)).value_or(0.0);
     const double bound = std::max(floor_in_log(m, max_drop), 3 * sigma);
     std::vector<double> ref_runs(values.begin() + static_cast<long>(r.first),
                                  values.begin() + static_cast<long>(r.first + r.count));

@@ -32,6 +32,13 @@ bool fails_gate(Verdict v) { return v == Verdict::failed || v == Verdict::regres
 // The enum lists the verdicts worst first.
 Verdict worse(Verdict a, Verdict b) { return std::min(a, b); }
 
+bool wants_another_launch(Verdict v) { return v == Verdict::inconclusive || v == Verdict::regressed; }
+
+std::string rerun_note(const PairReport& p, std::size_t bound) {
+    return fmt::format("{}/{}: {} rerun(s) to decide or confirm its verdict (bound {}), final verdict {}", p.runtime,
+                       p.current_model, p.reruns, bound, to_string(p.verdict));
+}
+
 std::optional<Color> color_of(Verdict v) {
     switch (v) {
         case Verdict::failed:

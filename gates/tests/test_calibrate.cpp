@@ -226,7 +226,8 @@ TEST_CASE("calibrate writes the CI host's file and the gate uses it: a measured 
     CHECK(*bold->pairs.front().metrics.front().run_noise == Approx(0.05));
 }
 
-TEST_CASE("adaptive repetitions: an inconclusive metric gets more samples up to the bound", "[adaptive]") {
+TEST_CASE("adaptive repetitions: an inconclusive metric gets more samples up to the bound, a regression is confirmed",
+          "[adaptive]") {
     const std::vector<double> base = {100, 101, 99};
     const std::vector<double> noisy_drop = {80, 100, 91};  // -9%, too spread to be significant
     Threshold t = base_threshold();
@@ -240,8 +241,21 @@ TEST_CASE("adaptive repetitions: an inconclusive metric gets more samples up to 
     auto resolved = decide_metric_adaptive("decode_tok_s", base, noisy_drop, t, StatTest::welch_t, 3, clear);
     REQUIRE(resolved);
     CHECK(resolved->check.verdict == Verdict::regressed);
-    CHECK(resolved->reruns == 1);
-    CHECK(calls == 1);
+    // The first rerun decides (regressed); the others confirm it, up to the bound.
+    CHECK(resolved->reruns == 3);
+    CHECK(calls == 3);
+
+    // One slow launch regresses on its own; the reruns do not confirm it, and it does not fail.
+    const std::vector<double> slow_launch = {60, 60.5, 59.5};
+    REQUIRE(decide_metric("decode_tok_s", base, slow_launch, t, StatTest::welch_t).verdict == Verdict::regressed);
+    auto as_before = [](std::size_t) -> Expected<std::vector<double>> { return std::vector<double>{100, 100.5, 99.5}; };
+    auto unconfirmed = decide_metric_adaptive("decode_tok_s", base, slow_launch, t, StatTest::welch_t, 2, as_before);
+    REQUIRE(unconfirmed);
+    // After one rerun the median sits between the two launches (undecided); after two it is the
+    // unchanged launches' level.
+    CHECK(unconfirmed->reruns == 2);
+    CHECK_FALSE(fails_gate(unconfirmed->check.verdict));
+    CHECK(*unconfirmed->check.change > -0.01);
 
     calls = 0;
     auto still_noisy = [&](std::size_t) -> Expected<std::vector<double>> {
@@ -273,7 +287,7 @@ TEST_CASE("adaptive repetitions on rows: the report says how many reruns the pai
     std::size_t calls = 0;
     auto more = [&](const PairReport& pair, std::size_t rerun) -> Expected<std::vector<ResultRow>> {
         ++calls;
-        CHECK(pair.verdict == Verdict::inconclusive);
+        CHECK(wants_another_launch(pair.verdict));
         CHECK(rerun == calls);
         // One earlier run is too little history: the fallback rule (5% between-run prior) needs a
         // drop far beyond the floor, here -20% once the rerun settles the median.
@@ -283,9 +297,10 @@ TEST_CASE("adaptive repetitions on rows: the report says how many reruns the pai
     REQUIRE(report);
     REQUIRE(report->pairs.size() == 1);
     CHECK(report->pairs.front().verdict == Verdict::regressed);
-    CHECK(report->pairs.front().reruns == 1);
+    // Inconclusive, then regressed and confirmed by the reruns left.
+    CHECK(report->pairs.front().reruns == 3);
     CHECK(std::any_of(report->notes.begin(), report->notes.end(),
-                      [](const std::string& n) { return n.find("1 rerun(s)") != std::string::npos; }));
+                      [](const std::string& n) { return n.find("3 rerun(s)") != std::string::npos; }));
 
     // Bound 0: no rerun, the verdict stays inconclusive.
     calls = 0;
@@ -294,6 +309,36 @@ TEST_CASE("adaptive repetitions on rows: the report says how many reruns the pai
     CHECK(calls == 0);
     CHECK(none->pairs.front().verdict == Verdict::inconclusive);
     CHECK(none->pairs.front().reruns == 0);
+
+    // Against a history of its own (the history rule): one launch 40% slow regresses on its own; the
+    // confirming reruns read the usual level, and the pair does not fail.
+    const std::string quiet_bench = tmp.sub("quiet");
+    boost::filesystem::create_directories(quiet_bench);
+    std::vector<ResultRow> history;
+    for (double d : {100.0, 101.0, 99.0, 100.5, 99.5, 100.8, 99.2, 100.2})
+        history.push_back(make_row(d, {d, d + 0.3, d - 0.3}, "2026-11-28"));
+    REQUIRE(append_results_locked(quiet_bench + "/cpu_ci-calib_2026-11-28.csv", history));
+    GateOptions quiet_opts = opts;
+    quiet_opts.benchmarks_dir = quiet_bench;
+    const ResultRow slow = make_row(60, {60, 60.2, 59.8}, "2026-11-29");
+    auto usual = [&](const PairReport&, std::size_t) -> Expected<std::vector<ResultRow>> {
+        return std::vector<ResultRow>{make_row(100, {100, 100.3, 99.7}, "2026-11-29")};
+    };
+    auto unconfirmed = gate_rows_adaptive({slow}, quiet_opts, 0, usual);
+    REQUIRE(unconfirmed);
+    CHECK(unconfirmed->pairs.front().verdict == Verdict::regressed);  // no rerun: the slow launch fails
+    auto confirmed_away = gate_rows_adaptive({slow}, quiet_opts, 2, usual);
+    REQUIRE(confirmed_away);
+    CHECK(confirmed_away->pairs.front().reruns == 2);
+    CHECK(passed(*confirmed_away));
+    // A slowdown that every launch shows stays regressed after the reruns.
+    auto still_slow = [&](const PairReport&, std::size_t) -> Expected<std::vector<ResultRow>> {
+        return std::vector<ResultRow>{make_row(60.5, {60.5, 60.8, 60.2}, "2026-11-29")};
+    };
+    auto real = gate_rows_adaptive({slow}, quiet_opts, 2, still_slow);
+    REQUIRE(real);
+    CHECK(real->pairs.front().verdict == Verdict::regressed);
+    CHECK(real->pairs.front().reruns == 2);
 
     // A rerun that returns another pair's row is an error, not a silent merge.
     auto wrong = [](const PairReport&, std::size_t) -> Expected<std::vector<ResultRow>> {

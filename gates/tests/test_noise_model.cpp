@@ -42,21 +42,43 @@ Threshold decode_threshold(double alpha = 0.01) {
 
 }  // namespace
 
-TEST_CASE("between-run spread: robust scale of log run levels", "[noise]") {
+TEST_CASE("between-run spread: the standard deviation of log run levels, pooled within segments", "[noise]") {
     CHECK_FALSE(between_run_sigma({100, 101}));
     CHECK_FALSE(between_run_sigma({100, 0, 101}));
     // Constant levels: no spread.
     CHECK(*between_run_sigma({50, 50, 50, 50}) == Approx(0.0).margin(1e-12));
-    // Alternating +-1%: successive |log differences| are all log(1.01/0.99), the MAD about the
-    // median is log(1.01) or so; the successive estimator is the larger.
-    const double s = *between_run_sigma({101, 99, 101, 99, 101, 99});
-    CHECK(s == Approx(1.482602218505602 * std::log(101.0 / 99.0) / std::sqrt(2.0)).epsilon(1e-9));
-    // One step (an accepted 20% regression) in a quiet history must not read as 10% noise...
+    // Alternating +-1%: every log level is log(100) +- log(1.01/0.99)/2 about a mean halfway, so the
+    // squares sum to 6 (log(101/99)/2)^2 over 5 degrees of freedom.
+    const double half = std::log(101.0 / 99.0) / 2;
+    CHECK(*between_run_sigma({101, 99, 101, 99, 101, 99}) == Approx(std::sqrt(6 * half * half / 5)).epsilon(1e-9));
+    // A step of 20% inside one segment reads as noise (about 10%): nothing discounts it...
     std::vector<double> step{100, 100.5, 99.5, 100.2, 99.8, 80.1, 79.9, 80.3, 79.7, 80.0};
-    const double with_step = *between_run_sigma(step);
-    CHECK(with_step > 0.05);  // ...but the MAD about the median does see two levels: conservative
-    // A quiet history without the step is read as quiet.
+    CHECK(*between_run_sigma(step) > 0.1);
+    // ...but as two segments (an acknowledgement at run 5) the spread is each level's own.
+    CHECK(*between_run_sigma(step, {5}) < 0.01);
+    // A quiet history is read as quiet; one slow run in it widens the spread, so the tail shows.
     CHECK(*between_run_sigma({100, 100.5, 99.5, 100.2, 99.8}) < 0.01);
+    CHECK(*between_run_sigma({100, 100.5, 99.5, 100.2, 99.8, 70}) > 0.1);
+    // Segments of one run add no degrees of freedom: two of them are no spread at all.
+    CHECK_FALSE(between_run_sigma({100, 90, 80}, {1, 2}));
+}
+
+TEST_CASE("noise segments: a step found in the history is set aside, one odd run is not", "[noise]") {
+    auto quiet = wobble(12, 0.006);
+    // Four runs 8% slower at the end, never acknowledged: a step at run 12.
+    auto stepped = quiet;
+    for (double x : {92.0, 92.3, 91.8, 92.1}) stepped.push_back(x);
+    CHECK(noise_segments(stepped, {}) == std::vector<std::size_t>{12});
+    CHECK(*between_run_sigma(stepped, noise_segments(stepped, {})) < 0.01);
+    CHECK(*between_run_sigma(stepped) > 0.03);
+    // One slow run is noise (a tail), not a step: it stays in the spread.
+    auto odd = quiet;
+    odd.insert(odd.begin() + 6, 70.0);
+    CHECK(noise_segments(odd, {}).empty());
+    CHECK(*between_run_sigma(odd, noise_segments(odd, {})) > 0.05);
+    // Acknowledged starts are kept, and steps are searched inside each segment.
+    CHECK(noise_segments(stepped, {5}) == std::vector<std::size_t>{5, 12});
+    CHECK(noise_segments(quiet, {0, 3, 40}) == std::vector<std::size_t>{3});
 }
 
 TEST_CASE("run levels: one per run id, mlxcel rows one run each, oldest first", "[noise]") {
@@ -316,7 +338,7 @@ TEST_CASE("calibrate --from-history: run_noise and a floor per pair from the hos
     CHECK(bimodal.outliers == 1);
     CHECK(bimodal.deepest_dip < 0.25);
     CHECK(bimodal.max_drop < 0.25);
-    CHECK(bimodal.run_noise > 0.2);
+    CHECK(bimodal.run_noise > 0.15);
     CHECK_THAT(render_history_calibration_report("h200", *pairs, options),
                Catch::Contains("warning: tiny-llama-ci transformers decode_tok_s: 1 run(s) more than 3.5 robust standard deviations"));
 

@@ -1,6 +1,7 @@
 #include "pair_loop.hpp"
 
 #include <fmt/format.h>
+#include <optional>
 #include <sstream>
 
 #include "gate_options.hpp"
@@ -11,10 +12,11 @@
 namespace perfgate::runner::detail {
 namespace {
 
-bool inconclusive(const gates::GateReport& report) {
+// The verdict that asks for another launch (gates::wants_another_launch), if any pair has one.
+std::optional<gates::Verdict> wants_another_launch(const gates::GateReport& report) {
     for (const auto& p : report.pairs)
-        if (p.verdict == gates::Verdict::inconclusive) return true;
-    return false;
+        if (gates::wants_another_launch(p.verdict)) return p.verdict;
+    return std::nullopt;
 }
 
 }  // namespace
@@ -47,10 +49,12 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
             log << "perfgate gate: " << report.error().message << '\n';
             return result;
         }
-        if (inconclusive(*report) && reruns < max_reruns) {
+        const auto why = wants_another_launch(*report);
+        if (why && reruns < max_reruns) {
             ++reruns;
-            log << console_text(fmt::format("perfgate: {}/{}: inconclusive, rerun {} of at most {}", row.runtime,
-                                            row.model, reruns, max_reruns))
+            log << console_text(fmt::format("perfgate: {}/{}: {}, rerun {} of at most {}{}", row.runtime, row.model,
+                                            gates::to_string(*why), reruns, max_reruns,
+                                            *why == gates::Verdict::regressed ? " to confirm it" : ""))
                 << '\n';
             std::ostringstream measurements;  // the first run's numbers are the test's measurements
             auto again = perf::run_pair(suite, pair, log, measurements);
@@ -67,8 +71,7 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
         for (auto& p : report->pairs) {
             if (reruns == 0) continue;
             p.reruns = reruns;
-            report->notes.push_back(fmt::format("{}/{}: {} rerun(s) for adaptive repetitions (bound {}), final verdict {}",
-                                                p.runtime, p.current_model, reruns, max_reruns, gates::to_string(p.verdict)));
+            report->notes.push_back(gates::rerun_note(p, max_reruns));
         }
         gates::TextStyle style;
         style.color = request.color_log;

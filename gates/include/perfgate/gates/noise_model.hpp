@@ -30,19 +30,22 @@ std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& me
 // The samples of `metric` of one run of `group` (run as in RunLevel::run).
 std::vector<double> run_samples(const SampleGroup& group, const std::string& metric, const std::string& run);
 
-// Relative between-run spread (standard deviation of the log of run levels) of runs in
-// chronological order; nullopt with fewer than 3 runs or a non-positive level. Two robust
-// estimators, and the larger wins: the median absolute successive difference (immune to one step
-// change in the history, an accepted regression) and the median absolute deviation about the median
-// (which sees a baseline taken on another day or machine landing elsewhere). Both are scaled to a
-// normal standard deviation.
+// Relative between-run spread: the standard deviation of the log of run levels; nullopt with
+// fewer than 3 runs or a non-positive level.
 std::optional<double> between_run_sigma(const std::vector<double>& levels);
 
 // The same spread pooled within segments (`starts`: the first index of each segment after the
-// first, ascending): successive differences only between runs of one segment, deviations about
-// each segment's own median (segments of 3 or more runs). An accepted step between segments is a
-// change, not noise. nullopt with fewer than 3 runs, fewer than 2 within-segment differences, or a
-// non-positive level. With no starts it equals between_run_sigma.
+// first, ascending): each run's deviation from its own segment's mean, over (runs - segments)
+// degrees of freedom, the ones the history rule's Student's t uses. An accepted step between
+// segments is a change, not noise. nullopt with fewer than 2 degrees of freedom or a non-positive
+// level. With no starts it equals between_run_sigma.
 std::optional<double> between_run_sigma(const std::vector<double>& levels, const std::vector<std::size_t>& starts);
+
+// The segments the spread is pooled within: `starts` (acknowledged steps, ascending) and the steps
+// the change-point scan (change_points.hpp) finds inside each of them. A step is a change, not
+// noise, whether accepted or not: a slowdown left in the history (main records a failed run too)
+// would otherwise widen the spread until the same slowdown passed. One odd run is not a step (a
+// step needs 2 runs on each side), so a heavy tail still shows in the spread.
+std::vector<std::size_t> noise_segments(const std::vector<double>& levels, const std::vector<std::size_t>& starts);
 
 }  // namespace perfgate::gates

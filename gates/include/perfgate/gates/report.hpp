@@ -34,6 +34,13 @@ enum class Verdict {
 const char* to_string(Verdict v);  // "failed", "regressed", ..., "new machine", "new", "within noise", ...
 bool fails_gate(Verdict v);        // failed and regressed
 Verdict worse(Verdict a, Verdict b);      // the one listed first above
+// Whether a pair's verdict asks for another launch of it before it is final (docs/gate.md,
+// "Reruns"): inconclusive, to decide; regressed, to confirm, so that one slow launch of a runtime
+// whose launches have a heavy tail cannot fail a run on its own.
+bool wants_another_launch(Verdict v);
+struct PairReport;
+// The note that a pair took `p.reruns` reruns (of at most `bound`) and what it ended as.
+std::string rerun_note(const PairReport& p, std::size_t bound);
 std::optional<Color> color_of(Verdict v);  // red for a failure, yellow inconclusive, green improved
 
 struct MetricCheck {
@@ -88,7 +95,7 @@ struct PairReport {
     std::string baseline_date;
     std::size_t current_rows = 0;  // repeated rows of the pair in one file are samples
     std::size_t baseline_rows = 0;
-    std::size_t reruns = 0;        // adaptive repetitions: extra runs taken while inconclusive (adaptive.hpp)
+    std::size_t reruns = 0;        // extra launches taken to decide (inconclusive) or confirm (regressed): wants_another_launch
     Verdict verdict = Verdict::unchanged;  // worst of the metric checks, or the status verdict
     std::string reason;
     std::vector<MetricCheck> metrics;

@@ -63,7 +63,7 @@ struct Workload {
     double big_cooldown_s = 0;
     std::uint64_t big_model_bytes = 10ull << 30;  // big-cooldown threshold (mlxcel: 10 GiB)
     double timeout_s = 300;                       // per run (one process)
-    std::int64_t max_reruns = 2;                  // adaptive repetitions: reruns of an inconclusive pair (gates/adaptive.hpp)
+    std::int64_t max_reruns = 2;                  // reruns of a pair found inconclusive or regressed (gates::wants_another_launch)
     ContentionLimits contention;
 };
 
