@@ -67,11 +67,16 @@ void add_gate_command(CLI::App& app) {
     cmd->add_option("--host", o.host, "Host tag of the results (default: from the rows or the file name)");
     cmd->add_option("--test", r.test,
                     "Within-run test of the fallback rule (short history): welch-t | mann-whitney-u")->capture_default_str();
-    cmd->add_option("--history-runs", o.history_rule.noise_runs, "Latest runs of a pair that form its noise model (K)")
+    cmd->add_option("--history-runs", o.history_rule.noise_runs,
+                    "Latest sessions of a pair whose runs form its noise model (K; a session of one run is one run)")
         ->capture_default_str()->check(CLI::Range(2, 1000));
     cmd->add_option("--min-history-runs", o.history_rule.min_runs,
-                    "Runs a pair needs before its own history decides; fewer: the fallback rule")
+                    "Sessions a pair needs before its own history decides; fewer: the fallback rule")
         ->capture_default_str()->check(CLI::Range(3, 1000));
+    cmd->add_option("--session-gap", o.history_rule.session_gap_s,
+                    "Seconds: a run of the same machine starting sooner than this after the previous run ended "
+                    "joins its session, one piece of evidence (docs/gate.md, \"Sessions\"); 0: every run its own")
+        ->capture_default_str()->check(CLI::Range(0LL, 31LL * 24 * 3600));
     cmd->add_option("--reference-runs", o.history_rule.reference.runs,
                     "First runs of the current segment whose median is the reference level (docs/gate.md, \"Reference\")")
         ->capture_default_str()->check(CLI::Range(1, 100));

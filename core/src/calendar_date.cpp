@@ -25,4 +25,25 @@ std::optional<long> iso_day_number(std::string_view text) {
     return static_cast<long>(std::chrono::sys_days{ymd}.time_since_epoch().count());
 }
 
+std::optional<long long> iso_utc_seconds(std::string_view text) {
+    if (text.size() < 19 || text[10] != 'T' || text[13] != ':' || text[16] != ':') return std::nullopt;
+    const auto day = iso_day_number(text.substr(0, 10));
+    if (!day) return std::nullopt;
+    auto two = [&](std::size_t at) -> int {
+        const char a = text[at], b = text[at + 1];
+        return (a < '0' || a > '9' || b < '0' || b > '9') ? -1 : (a - '0') * 10 + (b - '0');
+    };
+    const int h = two(11), m = two(14), s = two(17);
+    if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 60) return std::nullopt;
+    std::string_view rest = text.substr(19);
+    if (!rest.empty() && rest.front() == '.') {
+        rest.remove_prefix(1);
+        if (rest.empty() || rest.front() < '0' || rest.front() > '9') return std::nullopt;
+        while (!rest.empty() && rest.front() >= '0' && rest.front() <= '9') rest.remove_prefix(1);
+    }
+    if (rest == "Z") rest.remove_prefix(1);
+    if (!rest.empty()) return std::nullopt;
+    return static_cast<long long>(*day) * 86400 + h * 3600 + m * 60 + s;
+}
+
 }  // namespace perfgate

@@ -77,6 +77,14 @@ TEST_CASE("the date, rate and host-tag rules", "[csv][measure]") {
     CHECK_FALSE(iso_day_number("2026-13-01"));
     CHECK(looks_like_iso_date("2026-02-30"));
     CHECK_FALSE(looks_like_iso_date("20260230"));
+    // Timestamps as rows write them: seconds since the epoch, UTC.
+    CHECK(iso_utc_seconds("1970-01-02T00:00:01Z") == 86401);
+    CHECK(iso_utc_seconds("2026-11-29T18:45:25Z") == *iso_utc_seconds("2026-11-29T18:44:25.5") + 60);
+    CHECK_FALSE(iso_utc_seconds("2026-11-29"));
+    CHECK_FALSE(iso_utc_seconds("2026-11-29T18:45:25+02:00"));
+    CHECK_FALSE(iso_utc_seconds("2026-11-29T24:00:00Z"));
+    CHECK_FALSE(iso_utc_seconds("2026-02-30T10:00:00Z"));
+    CHECK_FALSE(iso_utc_seconds("2026-11-29T18:45:25."));
 
     CHECK_FALSE(implausible_rate(64.5));
     CHECK(implausible_rate(0.0));

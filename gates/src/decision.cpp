@@ -206,51 +206,101 @@ std::string describe_reference(const std::vector<RunLevel>& history, const Refer
     return ref.moved.empty() ? runs : fmt::format("{}; {}", runs, ref.moved);
 }
 
-// Runs beyond one level per segment (at least one).
-double degrees_of_freedom(std::size_t runs, const std::vector<std::size_t>& starts) {
-    return static_cast<double>(std::max<std::size_t>(runs > starts.size() + 1 ? runs - starts.size() - 1 : 1, 1));
+// Where the noise window begins: the first run of the latest `sessions` sessions.
+std::size_t noise_window_start(const std::vector<RunLevel>& history, std::size_t sessions) {
+    std::size_t seen = 0, i = history.size();
+    while (i > 0) {
+        if (i == history.size() || !same_session(history[i - 1], history[i])) {
+            if (seen == std::max<std::size_t>(sessions, 1)) break;
+            ++seen;
+        }
+        --i;
+    }
+    return i;
 }
 
-// The between-run spread and the quantiles of the rule that decides: the history's own (Student's
-// t, runs - 1 degrees of freedom) with enough runs, else the fallback's assumed spread (normal).
+// How many sessions hold the reference's runs.
+std::size_t sessions_in(const std::vector<RunLevel>& history, const Reference& ref) {
+    std::size_t count = 0;
+    for (std::size_t i = ref.first; i < ref.first + ref.count && i < history.size(); ++i)
+        if (i == ref.first || !same_session(history[i], history[i - 1])) ++count;
+    return count;
+}
+
+// The spread and the quantiles of the rule that decides: the history's own (Student's t, sessions -
+// segments degrees of freedom) with enough sessions, else the fallback's assumed spread (normal).
 struct NoiseTerms {
-    double sigma = 0;       // between-run spread, log scale
+    double sigma = 0;       // where one run of a new session lands, log scale: the spread reported
+    double between = 0;     // the session effect: all of sigma unless some session holds two runs
+    double within = 0;      // one run about its session's level; 0 when no session holds two runs
     double quantile = 0;    // one-sided (1 - alpha) bound in units of the standard error
     double power_term = 0;  // the power quantile behind the MDE
+    double df = 1;          // of the t, when the history rule decides
+    std::size_t sessions = 0;
+
+    // The variance of one new session's level of `launches` launches: reruns share the session, so
+    // they average its runs' own scatter only. With that scatter unmeasured, the whole spread is
+    // taken as launch to launch (sigma^2 / launches), as runs that each are a session of their own
+    // cannot tell the two apart.
+    double run_variance(std::size_t launches) const {
+        const double n = static_cast<double>(std::max<std::size_t>(launches, 1));
+        return within > 0 ? between * between + within * within / n : sigma * sigma / n;
+    }
+    // The variance of the median of `runs` runs held by `in_sessions` sessions.
+    double reference_variance(std::size_t runs, std::size_t in_sessions) const {
+        if (within <= 0) return sigma * sigma * reference_variance_factor(runs);
+        return between * between * reference_variance_factor(in_sessions) +
+               within * within * reference_variance_factor(runs);
+    }
 };
 
-NoiseTerms noise_terms(MetricCheck& c, const std::vector<double>& levels, const std::vector<std::size_t>& starts,
-                       bool enough, const Threshold& threshold, const HistoryRule& rule) {
+NoiseTerms noise_terms(MetricCheck& c, const std::optional<SessionSpread>& measured, const Threshold& threshold,
+                       const HistoryRule& rule) {
     NoiseTerms n;
-    const auto measured = between_run_sigma(levels, starts);
-    if (enough && measured) {
+    const bool enough =
+        measured && measured->df >= 2 && measured->sessions >= std::max<std::size_t>(rule.min_runs, 3);
+    if (enough) {
         c.test = "history";
-        n.sigma = *measured;
-        // Student's t with one degree of freedom per run beyond each segment's level: a spread read
-        // off a handful of runs is itself uncertain, and a normal quantile would trust it too much.
-        boost::math::students_t t(degrees_of_freedom(levels.size(), starts));
+        n.sigma = measured->one_run();
+        n.between = measured->between;
+        n.within = measured->within;
+        n.sessions = measured->sessions;
+        // Student's t with one degree of freedom per session beyond each segment's level: a spread
+        // read off a handful of sessions is itself uncertain, and a normal quantile would trust it
+        // too much.
+        n.df = static_cast<double>(std::max<std::size_t>(measured->df, 1));
+        boost::math::students_t t(n.df);
         n.quantile = boost::math::quantile(t, 1.0 - c.alpha);
         n.power_term = boost::math::quantile(t, rule.power);
     } else {
         c.test = "fallback";
-        n.sigma = std::max(threshold.run_noise, measured.value_or(0.0));
+        n.sigma = std::max(threshold.run_noise, measured ? measured->one_run() : 0.0);
+        // The assumed spread stands for the session effect; a measured scatter of runs within a
+        // session adds to it, and the reference of runs from one session is then as uncertain as
+        // one session is (six runs within 71 seconds are one reading of that moment).
+        n.within = measured ? measured->within : 0.0;
+        n.between = n.sigma;
+        n.sigma = std::sqrt(n.sigma * n.sigma + n.within * n.within);
+        n.sessions = measured ? measured->sessions : 0;
         boost::math::normal z;
         n.quantile = boost::math::quantile(z, 1.0 - c.alpha);
         n.power_term = boost::math::quantile(z, rule.power);
     }
     // A history of identical readings (a replay, a rounded file) has no spread; a tenth of a percent
     // keeps the bound finite without pretending to a precision no run has.
-    n.sigma = std::max(n.sigma, 0.001);
+    if (n.sigma < 0.001) {
+        n.sigma = n.between = 0.001;
+        n.within = 0;
+    }
     c.run_noise = n.sigma;
     return n;
 }
 
-// The variance of the current level: one run's median is as uncertain as any run (sigma^2 per
-// launch), or more when this run's own repetitions scatter (a contended minute): the standard error
-// of a median of m samples is about 1.2533 s / sqrt(m).
-double current_variance(const std::vector<double>& current, double sigma, std::size_t current_launches) {
-    const double launches = static_cast<double>(std::max<std::size_t>(current_launches, 1));
-    double var = sigma * sigma / launches;
+// The variance of the current level: one run's median is as uncertain as any run of a new session
+// (NoiseTerms::run_variance), or more when this run's own repetitions scatter (a contended minute):
+// the standard error of a median of m samples is about 1.2533 s / sqrt(m).
+double current_variance(const std::vector<double>& current, const NoiseTerms& noise, std::size_t current_launches) {
+    double var = noise.run_variance(current_launches);
     std::vector<double> logs;
     for (double x : current)
         if (x > 0) logs.push_back(std::log(x));
@@ -309,8 +359,10 @@ void set_history_verdict(MetricCheck& c, const Metric& m, const BeyondNoise& noi
     const double worse = negligible(m, *c.baseline_value, *c.current_value) ? 0.0 : worsening(m, *c.change);
     const bool floor_worse = worse > c.max_drop, floor_better = worse < -c.max_drop;
     const char* spread = c.test == "machines" ? "spread of a new machine" : "between-run spread";
-    std::string noise = fmt::format("{} {} run{}, {} {:.1f}%, MDE {:.1f}%", c.test, runs, runs == 1 ? "" : "s", spread,
-                                    *c.run_noise * 100, *c.min_detectable_effect * 100);
+    std::string noise = fmt::format("{} {} run{}", c.test, runs, runs == 1 ? "" : "s");
+    if (c.history_sessions && *c.history_sessions < runs)
+        noise += fmt::format(" in {} session{}", *c.history_sessions, *c.history_sessions == 1 ? "" : "s");
+    noise += fmt::format(", {} {:.1f}%, MDE {:.1f}%", spread, *c.run_noise * 100, *c.min_detectable_effect * 100);
     if (c.family > 1) noise += fmt::format(", alpha {:.2g} (the suite's budget over {} decisions)", c.alpha, c.family);
     c.reason = noise;
     if (floor_worse && noise_says.worse) {
@@ -351,33 +403,31 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
     if (!set_levels(c, m, all, reference, current)) return c;
     c.reference = describe_reference(history, reference);
 
-    // The noise: the latest K runs, pooled within the segments that fall among them: the
-    // reference's and the steps found inside those (noise_segments), searched over the whole history
-    // read, where a step of a few runs at its end stands out better than in K runs.
-    const std::size_t k = std::min(std::max<std::size_t>(rule.noise_runs, 1), all.size());
-    const std::size_t skip = all.size() - k;
-    const std::vector<double> levels(all.end() - static_cast<long>(k), all.end());
+    // The noise: the runs of the latest K sessions, pooled within the segments that fall among
+    // them: the reference's and the steps found inside those (noise_segments), searched over the
+    // whole history read, where a step of a few runs at its end stands out better than in K runs.
+    const std::size_t skip = noise_window_start(history, rule.noise_runs);
+    const std::vector<RunLevel> window(history.begin() + static_cast<long>(skip), history.end());
     std::vector<std::size_t> starts;
     for (std::size_t s : noise_segments(all, reference.starts))
         if (s > skip && s < all.size()) starts.push_back(s - skip);
-    c.history_runs = levels.size();
+    c.history_runs = window.size();
 
     const double d = std::log(*c.current_value / *c.baseline_value);
-    const bool enough = levels.size() >= std::max<std::size_t>(rule.min_runs, 3);
-    const NoiseTerms n = noise_terms(c, levels, starts, enough, threshold, rule);
-    const double se = std::sqrt(current_variance(current, n.sigma, current_launches) +
-                                n.sigma * n.sigma * reference_variance_factor(reference.count));
+    const NoiseTerms n = noise_terms(c, session_spread(window, starts), threshold, rule);
+    c.history_sessions = n.sessions;
+    const double se = std::sqrt(current_variance(current, n, current_launches) +
+                                n.reference_variance(reference.count, sessions_in(history, reference)));
     c.min_detectable_effect =
         worsening_of_log(m, std::max(n.quantile * se, floor_in_log(m, c.max_drop)) + n.power_term * se);
     const bool t_test = c.test == "history";
-    const double df = degrees_of_freedom(levels.size(), starts);
-    c.p_value = one_sided_p(d, se, t_test, df);
-    c.floor_false_alarm = one_sided_p(-floor_in_log(m, c.max_drop), se, t_test, df);
+    c.p_value = one_sided_p(d, se, t_test, n.df);
+    c.floor_false_alarm = one_sided_p(-floor_in_log(m, c.max_drop), se, t_test, n.df);
     const auto noise_says = beyond_noise(m, worsening_log(m, d), n.quantile * se, t_test, reference_samples, current,
                                          c.alpha, within);
     const bool bounded = negligible(m, *c.baseline_value, *c.current_value) ||
                          std::fabs(d) + n.power_term * se <= floor_in_log(m, c.max_drop);
-    set_history_verdict(c, m, noise_says, levels.size(), bounded);
+    set_history_verdict(c, m, noise_says, window.size(), bounded);
     return c;
 }
 

@@ -566,6 +566,7 @@ private:
                                            fmt::join(repeated, ", "), g.runtime, g.raw_model));
         const std::size_t horizon = options_.history_rule.horizon;
         if (levels.size() > horizon) levels.erase(levels.begin(), levels.end() - static_cast<long>(horizon));
+        assign_sessions(levels, options_.history_rule.session_gap_s);
         return levels;
     }
 

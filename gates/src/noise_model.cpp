@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "perfgate/core/calendar_date.hpp"
 #include "perfgate/core/metric.hpp"
 #include "perfgate/gates/change_points.hpp"
 #include "perfgate/gates/statistics.hpp"
@@ -36,10 +37,12 @@ std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& me
     std::vector<RunLevel> levels;
     for (const RowRun& run : group_into_runs(measured)) {
         RunLevel level{run.run, "", 0, run.rows.size()};
+        level.machine = run.rows.front()->machine_id;
         std::vector<double> samples;
         for (const ResultRow* r : run.rows) {
             const std::string& when = !r->timestamp.empty() ? r->timestamp : r->date;
             if (when > level.when) level.when = when;
+            if (!r->timestamp.empty() && (level.start.empty() || r->timestamp < level.start)) level.start = r->timestamp;
             const auto s = metric_samples(*r, metric);
             samples.insert(samples.end(), s.begin(), s.end());
         }
@@ -49,6 +52,65 @@ std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& me
     // Chronological; runs of one time keep the order of their first rows (file order).
     std::stable_sort(levels.begin(), levels.end(), [](const RunLevel& x, const RunLevel& y) { return x.when < y.when; });
     return levels;
+}
+
+bool same_session(const RunLevel& a, const RunLevel& b) { return a.session && b.session && *a.session == *b.session; }
+
+void assign_sessions(std::vector<RunLevel>& runs, long long gap_seconds) {
+    std::size_t session = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (i > 0) {
+            const RunLevel& before = runs[i - 1];
+            const auto ended = iso_utc_seconds(before.when), started = iso_utc_seconds(runs[i].start);
+            const bool joins = ended && started && !before.start.empty() && before.machine == runs[i].machine &&
+                               *started - *ended < gap_seconds;
+            if (!joins) ++session;
+        }
+        runs[i].session = session;
+    }
+}
+
+double SessionSpread::one_run() const { return std::sqrt(between * between + within * within); }
+
+std::optional<SessionSpread> session_spread(const std::vector<RunLevel>& runs, const std::vector<std::size_t>& starts) {
+    // Sessions as runs of equal session number in a row, cut at every segment start.
+    if (runs.empty()) return std::nullopt;
+    std::vector<std::vector<double>> sessions;
+    std::vector<std::size_t> session_starts;  // the segment starts, as indexes of sessions
+    std::size_t next_start = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (!(runs[i].value > 0) || !std::isfinite(runs[i].value)) return std::nullopt;
+        const bool segment_starts = next_start < starts.size() && starts[next_start] == i;
+        if (segment_starts) {
+            ++next_start;
+            if (i > 0) session_starts.push_back(sessions.size());
+        }
+        if (i == 0 || segment_starts || !same_session(runs[i], runs[i - 1])) sessions.emplace_back();
+        sessions.back().push_back(std::log(runs[i].value));
+    }
+    // Within sessions: each run about its session's mean, over runs - sessions degrees of freedom.
+    double squares = 0;
+    std::size_t within_df = 0;
+    std::vector<double> means;
+    double inverse_sizes = 0;
+    for (const auto& s : sessions) {
+        const double mean = std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(s.size());
+        for (double x : s) squares += (x - mean) * (x - mean);
+        within_df += s.size() - 1;
+        means.push_back(std::exp(mean));
+        inverse_sizes += 1.0 / static_cast<double>(s.size());
+    }
+    SessionSpread out;
+    out.sessions = sessions.size();
+    out.within = within_df > 0 ? std::sqrt(squares / static_cast<double>(within_df)) : 0.0;
+    const auto of_means = between_run_sigma(means, session_starts);
+    if (!of_means) return out;  // too few sessions for a spread between them: df 0
+    out.df = sessions.size() - session_starts.size() - 1;
+    // A session's mean carries its runs' own scatter, within^2 / size: what is left is the session
+    // effect (never below zero: with few sessions the difference can come out negative).
+    const double mean_inverse = inverse_sizes / static_cast<double>(sessions.size());
+    out.between = std::sqrt(std::max(0.0, *of_means * *of_means - out.within * out.within * mean_inverse));
+    return out;
 }
 
 std::optional<double> between_run_sigma(const std::vector<double>& levels) { return between_run_sigma(levels, {}); }

@@ -35,6 +35,7 @@ json metric_json(const MetricCheck& m) {
             {"test", m.test},
             {"p_value", m.p_value},
             {"history_runs", m.history_runs},
+            {"history_sessions", m.history_sessions},
             {"reference_runs", m.reference_runs},
             {"reference", m.reference},
             {"run_noise", m.run_noise},

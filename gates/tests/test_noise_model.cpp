@@ -81,6 +81,90 @@ TEST_CASE("noise segments: a step found in the history is set aside, one odd run
     CHECK(noise_segments(quiet, {0, 3, 40}) == std::vector<std::size_t>{3});
 }
 
+namespace {
+
+// A run of machine `machine` that started at `start` (seconds after 2026-11-01T00:00:00Z) and took
+// `seconds`.
+RunLevel timed_run(const std::string& name, double value, long start, long seconds, const std::string& machine = "m1") {
+    auto stamp = [](long t) {
+        return fmt::format("2026-11-{:02}T{:02}:{:02}:{:02}Z", 1 + t / 86400, t % 86400 / 3600, t % 3600 / 60, t % 60);
+    };
+    RunLevel r{name, stamp(start + seconds), value, 1};
+    r.start = stamp(start);
+    r.machine = machine;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("sessions: runs of one machine taken back to back are one piece of evidence", "[noise][sessions]") {
+    // Six runs within 71 seconds (the committed cpu history's shape), then one an hour later, one of
+    // another machine right after it, and one without timestamps (mlxcel's rows).
+    std::vector<RunLevel> runs;
+    for (int i = 0; i < 6; ++i) runs.push_back(timed_run(fmt::format("r{}", i), 100 + 0.8 * (i % 2 ? 1 : -1), 12 * i, 10));
+    runs.push_back(timed_run("later", 100, 3600, 10));
+    runs.push_back(timed_run("other machine", 100, 3620, 10, "m2"));
+    RunLevel dateless{"file.csv:9", "2026-11-01", 100, 1};
+    runs.push_back(dateless);
+    assign_sessions(runs, 600);
+    for (int i = 1; i < 6; ++i) CHECK(same_session(runs[0], runs[static_cast<std::size_t>(i)]));
+    CHECK_FALSE(same_session(runs[5], runs[6]));
+    CHECK_FALSE(same_session(runs[6], runs[7]));
+    CHECK_FALSE(same_session(runs[7], runs[8]));
+    // A gap of 0 seconds: every run is a session of its own.
+    assign_sessions(runs, 0);
+    CHECK_FALSE(same_session(runs[0], runs[1]));
+}
+
+TEST_CASE("sessions: variance components of a history, and a verdict that counts sessions", "[noise][sessions]") {
+    // Every run its own session: the spread is between_run_sigma's, nothing within.
+    const auto singles = history_of(wobble(10, 0.01));
+    const auto plain = session_spread(singles, {});
+    REQUIRE(plain);
+    CHECK(plain->sessions == 10);
+    CHECK(plain->df == 9);
+    CHECK(plain->within == 0);
+    CHECK(plain->between == Approx(*between_run_sigma(wobble(10, 0.01))));
+
+    // Five sessions a day apart, three runs each: the session effect about 3%, runs within a
+    // session about 0.3% apart.
+    const double day_effect[] = {1.00, 1.04, 0.97, 1.02, 0.98};
+    const double in_session[] = {1.003, 0.997, 1.0};
+    std::vector<RunLevel> sessions;
+    for (int d = 0; d < 5; ++d)
+        for (int k = 0; k < 3; ++k)
+            sessions.push_back(timed_run(fmt::format("d{}r{}", d, k), 100 * day_effect[d] * in_session[k], 86400 * d + 60 * k, 30));
+    assign_sessions(sessions, 600);
+    const auto parts = session_spread(sessions, {});
+    REQUIRE(parts);
+    CHECK(parts->sessions == 5);
+    CHECK(parts->df == 4);
+    CHECK(parts->within == Approx(0.003).epsilon(0.1));
+    CHECK(parts->between > 0.025);
+    CHECK(parts->between < 0.035);
+    CHECK(parts->one_run() > parts->between);
+
+    // The issue's case: six runs within 71 seconds read a spread of 0.8%, and a run the next day is
+    // 10% lower. Counted as six runs, the history rule calls that a regression; counted as the one
+    // session they are, there is no spread between sessions to judge by: the fallback's assumed one,
+    // and the reference is as uncertain as one session is.
+    std::vector<RunLevel> burst;
+    const double levels[] = {100.0, 101.2, 99.4, 100.6, 99.0, 100.9};
+    for (int i = 0; i < 6; ++i) burst.push_back(timed_run(fmt::format("b{}", i), levels[i], 12 * i, 10));
+    auto as_runs = burst;
+    assign_sessions(as_runs, 0);
+    const auto six = decide_metric_history("decode_tok_s", as_runs, {}, {90}, 1, decode_threshold(), StatTest::welch_t, {});
+    CHECK(six.test == "history");
+    CHECK(six.verdict == Verdict::regressed);
+    assign_sessions(burst, 600);
+    const auto one = decide_metric_history("decode_tok_s", burst, {}, {90}, 1, decode_threshold(), StatTest::welch_t, {});
+    CHECK(one.test == "fallback");
+    CHECK(one.history_sessions == 1u);
+    CHECK_THAT(one.reason, Catch::Contains("6 runs in 1 session"));
+    CHECK_FALSE(fails_gate(one.verdict));
+    CHECK(*one.min_detectable_effect > *six.min_detectable_effect);
+}
+
 TEST_CASE("run levels: one per run id, mlxcel rows one run each, oldest first", "[noise]") {
     std::vector<ResultRow> rows(4);
     for (auto& r : rows) {

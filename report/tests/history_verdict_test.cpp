@@ -135,14 +135,14 @@ TEST_CASE("page with a history folder that is not there says the gate refused it
 TEST_CASE("page of several runs kept in the history folder: its latest run is judged against the earlier ones",
           "[report][verdict]") {
     // The committed pages' shape: the page's own day files are the history folder. Six quiet runs
-    // in one file, then a seventh 30% slower in the next day's file.
+    // in one file, an hour apart (six sessions), then a seventh 30% slower in the next day's file.
     testing::TempDir dir;
     std::vector<ResultRow> first_day;
     const double earlier[] = {100.0, 100.4, 99.7, 100.2, 99.9, 100.3};
     for (int i = 0; i < 6; ++i) {
         auto r = run_row("steady-model", earlier[i], 1000.0, "2026-09-01");
-        r.run_id = fmt::format("2026-09-01T12000{}-1", i);
-        r.timestamp = fmt::format("2026-09-01T12:00:0{}Z", i);
+        r.run_id = fmt::format("2026-09-01T1{}0000-1", i);
+        r.timestamp = fmt::format("2026-09-01T1{}:00:00Z", i);
         first_day.push_back(r);
     }
     const auto day1 = dir.file("benchmarks/cpu_cpu-testbox_2026-09-01.csv");

@@ -14,4 +14,8 @@ std::optional<long> iso_day_number(std::string_view text);
 // a file name is meant as the date, so an impossible one is an error rather than "no date".
 bool looks_like_iso_date(std::string_view text);
 
+// Seconds from 1970-01-01T00:00:00Z of a UTC timestamp as rows write it, YYYY-MM-DDTHH:MM:SS with an
+// optional fraction and an optional Z; nullopt for anything else (another zone, a bare date).
+std::optional<long long> iso_utc_seconds(std::string_view text);
+
 }  // namespace perfgate

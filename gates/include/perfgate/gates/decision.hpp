@@ -23,8 +23,11 @@ MetricCheck unjudged_metric(const std::string& metric, const std::vector<double>
 
 // How the history decides (docs/gate.md, "Decision").
 struct HistoryRule {
-    std::size_t min_runs = 5;     // history runs needed to trust its own spread; fewer: fallback
-    std::size_t noise_runs = 10;  // K: the latest runs of a pair whose spread is its noise
+    std::size_t min_runs = 5;     // history sessions needed to trust its own spread; fewer: fallback
+    std::size_t noise_runs = 10;  // K: the latest sessions of a pair whose runs' spread is its noise
+    // Runs of one machine that start less than this after the previous run ended are one session
+    // (noise_model.hpp, assign_sessions; docs/gate.md, "Sessions").
+    long long session_gap_s = 600;
     std::size_t horizon = 100;    // runs read back to find the reference (reference.hpp)
     ReferenceRule reference;      // which runs form the reference level
     // The suite's error budget (docs/gate.md, "Error budget"): the decisions of one suite run

@@ -59,6 +59,8 @@ struct MetricCheck {
     std::string test;
     std::optional<double> p_value;         // one-sided, in the direction of the change
     std::size_t history_runs = 0;          // runs of the pair's history behind the decision
+    // The sessions those runs form (docs/gate.md, "Sessions"): the independent pieces of evidence.
+    std::optional<std::size_t> history_sessions;
     std::size_t family = 0;                // decisions sharing the alpha of the run (0: not a history decision)
     // The chance, with nothing changed, that this decision's change is beyond its floor: small when
     // the floor alone keeps false alarms away (the error budget spends nothing on it).
