@@ -119,6 +119,8 @@ PairedCheck decide_paired(const std::string& metric, const std::vector<double>& 
     if (logs.empty()) return c;
     const double mean_log = perfgate::mean(logs);
     c.change = std::expm1(mean_log);  // geometric mean of the ratios, minus 1
+    c.base_level = std::exp(perfgate::mean(base_logs));
+    c.head_level = *c.base_level * (1.0 + *c.change);
     c.p_slower = wilcoxon_signed_rank_p_lower(logs);
     c.p_faster = wilcoxon_signed_rank_p_upper(logs);
     const auto log_interval = mean_t_interval(logs, confidence);
@@ -128,7 +130,7 @@ PairedCheck decide_paired(const std::string& metric, const std::vector<double>& 
     // Worse is down for a rate, up for a memory figure (the metric's registered direction).
     const bool higher = perfgate::metric(metric).better == Better::higher;
     // A change too small to count in absolute terms (a few MiB of a small process) is no decision.
-    const double base_level = std::exp(perfgate::mean(base_logs));
+    const double base_level = *c.base_level;
     const bool material = !negligible(perfgate::metric(metric), base_level, base_level * (1.0 + *c.change));
     const bool all_down = material && hi < 0 && *c.change < -floor, all_up = material && lo > 0 && *c.change > floor;
     if (higher ? all_down : all_up) c.verdict = Verdict::regressed;

@@ -32,6 +32,13 @@ std::string cell(const gates::PairedCheck* c) {
     return s;
 }
 
+// The markdown cell: both arms' levels, then the change (the comment a pull request shows).
+std::string levels_cell(const gates::PairedCheck* c) {
+    if (!c || !c->base_level || !c->head_level) return cell(c);
+    const Metric& m = perfgate::metric(c->metric);
+    return fmt::format("{} → {}: {}", display_value(m, *c->base_level), display_value(m, *c->head_level), cell(c));
+}
+
 // The metrics some model has a reading of, in ab_metrics() order: one column each.
 std::vector<std::string> shown_metrics(const AbReport& r) {
     std::vector<std::string> out;
@@ -134,14 +141,14 @@ std::string render_markdown(const AbReport& r) {
     for (const auto& key : shown) {
         std::string label(perfgate::metric(key).label);
         label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
-        out += " " + label + " change [CI] p |";
+        out += " " + label + " base → head: change [CI] p |";
     }
     out += " Rounds | Reason |\n|---|---|";
     for (std::size_t k = 0; k < shown.size(); ++k) out += "---|";
     out += "---:|---|\n";
     for (const auto& m : r.models) {
         out += fmt::format("| {} | {} |", gates::to_string(m.verdict), markdown_text(m.model));
-        for (const auto& key : shown) out += " " + cell(check_of(m, key)) + " |";
+        for (const auto& key : shown) out += " " + markdown_text(levels_cell(check_of(m, key))) + " |";
         out += fmt::format(" {} | {} |\n", m.rounds, markdown_text(m.reason));
     }
     out += fmt::format("\nCI two-sided at {:.2f}% at the last look ({:.2f}% before it); p one-sided Wilcoxon "
@@ -177,6 +184,8 @@ std::string render_json(const AbReport& r) {
                                      {"rounds", c.rounds},
                                      {"floor", c.floor},
                                      {"change", c.change},
+                                     {"base_level", c.base_level},
+                                     {"head_level", c.head_level},
                                      {"ci_low", c.interval ? nlohmann::json(c.interval->low) : nlohmann::json()},
                                      {"ci_high", c.interval ? nlohmann::json(c.interval->high) : nlohmann::json()},
                                      {"p_slower", c.p_slower},

@@ -49,8 +49,14 @@ TEST_CASE("A/B report formats: text table, markdown, JSON", "[runner][ab]") {
     const auto text = render_ab(r, AbFormat::text);
     CHECK(text.find("regressed  slower") != std::string::npos);
     CHECK(text.find("ab: FAIL") != std::string::npos);
-    CHECK(render_ab(r, AbFormat::markdown).find("| regressed | slower |") != std::string::npos);
+    const auto md = render_ab(r, AbFormat::markdown);
+    CHECK(md.find("| regressed | slower |") != std::string::npos);
+    // The pull request's comment shows both arms' levels before the change (geometric means).
+    CHECK(md.find("Decode base → head: change [CI] p") != std::string::npos);
+    CHECK(md.find("100.0 tok/s → 90.0 tok/s: -10.0%") != std::string::npos);
     const auto j = nlohmann::json::parse(render_ab(r, AbFormat::json));
+    CHECK(j["models"][0]["metrics"][0]["base_level"].get<double>() == Approx(100.0));
+    CHECK(j["models"][0]["metrics"][0]["head_level"].get<double>() == Approx(90.0).epsilon(0.001));
     CHECK(j["result"] == "fail");
     CHECK(j["models"][0]["metrics"][0]["metric"] == "decode_tok_s");
     CHECK(j["models"][0]["metrics"][0]["ci_high"].get<double>() < 0);

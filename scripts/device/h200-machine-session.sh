@@ -4,10 +4,14 @@
 # llama-bench-only runs of the cuda suite for LB_SECONDS. Every row records the machine's id and
 # fingerprint (perfgate probe), so the rows of several calls tell the spread between machines from
 # the spread between runs on one. The CSVs go to $OUT; the logs stay in build/h200/out.
-# Usage (device): scripts/device/h200-machine-session.sh LB_SECONDS   (carry .device-carry)
+# With STAGE full, the runs are of the whole cuda suite, transformers pairs included (their
+# between-launch spread and its tail were read off 23 launches only: docs/verdict-quality.md).
+# Usage (device): scripts/device/h200-machine-session.sh SECONDS [lb|full]   (carry .device-carry)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-lb="${1:?seconds of llama-bench runs}"
+lb="${1:?seconds of runs}"
+stage="${2:-lb}"
+case "$stage" in lb|full) ;; *) echo "h200-machine: STAGE is lb or full, not '$stage'" >&2; exit 2 ;; esac
 export PERFGATE_EXECUTABLE="$PWD/.device-carry/bin/perfgate" PERFGATE_LIB_DIR="$PWD/.device-carry/lib" \
        PERFGATE_FETCH_CACHE_DIR="$PWD/.device-carry/cache"
 results="${OUT:?OUT}"
@@ -22,4 +26,4 @@ back setup
 # The runs' CSVs are copied to $results after every run (h200-trust.sh lb): a call cut off by the
 # device's time limit still returns what it measured (keep LB_SECONDS + setup under the limit).
 ( while sleep 20; do cp "$OUT"/*.csv "$results"/ 2>/dev/null; done ) & copier=$!
-$trust lb "$lb"; kill "$copier" 2>/dev/null; back "llama-bench runs"
+$trust "$stage" "$lb"; kill "$copier" 2>/dev/null; back "$stage runs"

@@ -41,68 +41,12 @@ import sys
 
 import yaml
 
+from workflow_support import FAILURES, check, evaluate, run_steps, sh, substitute
+
 WORKFLOW, PERFGATE, SOURCE, WORK = sys.argv[1:5]
-FAILURES = []
 # The stub's host is probed live (a measured suite), and this machine may be busy with other work:
 # the contention guard would skip every pair. What is tested here is the gate, not the guard.
 os.environ["PERFGATE_CONTENTION"] = "off"
-
-
-def check(condition, message):
-    print(("ok: " if condition else "FAIL: ") + message)
-    if not condition:
-        FAILURES.append(message)
-
-
-def sh(cmd, cwd, env=None, check_rc=True):
-    r = subprocess.run(cmd, cwd=cwd, env=env, shell=isinstance(cmd, str), capture_output=True, text=True)
-    if check_rc and r.returncode != 0:
-        sys.exit(f"dry run: {cmd} failed ({r.returncode}):\n{r.stdout}{r.stderr}")
-    return r
-
-
-def lookup(ctx, path):
-    value = ctx
-    for part in path.split("."):
-        if not isinstance(value, dict) or part not in value:
-            raise KeyError(path)
-        value = value[part]
-    return value
-
-
-def evaluate(expr, ctx):
-    """A GitHub expression with the operators the workflow uses: ==, !=, &&, ||, always(), literals."""
-    expr = expr.strip()
-    if expr.startswith("${{"):
-        expr = expr[3:-2].strip()
-    out, pos = [], 0
-    for m in re.finditer(r"'[^']*'|always\(\)|&&|\|\||==|!=|[A-Za-z_][\w.-]*|\(|\)|\s+", expr):
-        if m.start() != pos:
-            raise ValueError(f"cannot evaluate: {expr}")
-        tok, pos = m.group(0), m.end()
-        if tok.isspace():
-            continue
-        if tok.startswith("'"):
-            out.append(repr(tok[1:-1]))
-        elif tok == "always()":
-            out.append("True")
-        elif tok in ("&&", "||"):
-            out.append(" and " if tok == "&&" else " or ")
-        elif tok in ("==", "!=", "(", ")"):
-            out.append(f" {tok} ")
-        elif tok in ("true", "false"):
-            out.append("True" if tok == "true" else "False")
-        else:
-            out.append(repr(lookup(ctx, tok)))
-    if pos != len(expr):
-        raise ValueError(f"cannot evaluate: {expr}")
-    return eval("".join(out))  # only literals and looked-up values remain
-
-
-def substitute(text, ctx):
-    def text_of(value):  # GitHub writes booleans as true / false
-        return str(value).lower() if isinstance(value, bool) else str(value)
-    return re.sub(r"\$\{\{(.*?)\}\}", lambda m: text_of(evaluate(m.group(1), ctx)), str(text))
 
 
 def run_job(job, project, event, expect):
@@ -118,36 +62,8 @@ def run_job(job, project, event, expect):
     env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_WORKSPACE=project)
     for k, v in job["env"].items():
         env[k] = substitute(v, ctx)
-    outcomes, failed = {}, False
-    for step in job["steps"]:
-        if "run" not in step:
-            continue  # actions (checkout, upload) are GitHub's; the checkout is the scratch project
-        condition = step.get("if", "")
-        ctx["steps"] = {k: {"outcome": v["outcome"], "outputs": v["outputs"]} for k, v in outcomes.items()}
-        # As on GitHub: a condition without a status function means success() && condition.
-        if "always()" in condition:
-            run = evaluate(condition, ctx)
-        else:
-            run = not failed and (not condition or evaluate(condition, ctx))
-        name = step.get("name", step["run"][:30])
-        if not run:
-            print(f"   step skipped: {name}")
-            outcomes[step.get("id", name)] = {"outcome": "skipped", "outputs": {}, "stdout": ""}
-            continue
-        output_file = os.path.join(WORK, "github_output")
-        open(output_file, "w").close()
-        step_env = dict(env, GITHUB_OUTPUT=output_file)
-        for k, v in step.get("env", {}).items():
-            step_env[k] = substitute(v, ctx)
-        r = subprocess.run(["bash", "-e", "-c", substitute(step["run"], ctx)], cwd=project, env=step_env,
-                           capture_output=True, text=True)
-        outputs = dict(line.split("=", 1) for line in open(output_file).read().splitlines() if "=" in line)
-        outcome = "success" if r.returncode == 0 else "failure"
-        print(f"   step {outcome}: {name} (exit {r.returncode})")
-        if r.returncode != 0 and expect.get(step.get("id", ""), "success") == "success":
-            print(r.stdout[-3000:] + r.stderr[-3000:])
-        outcomes[step.get("id", name)] = {"outcome": outcome, "outputs": outputs, "stdout": r.stdout + r.stderr}
-        failed = failed or r.returncode != 0
+    # Actions (checkout, upload) are GitHub's; the checkout is the scratch project.
+    outcomes = run_steps(job["steps"], ctx, project, env, WORK, expect=expect)
     return outcomes, open(summary).read()
 
 

@@ -41,6 +41,9 @@ struct PairedCheck {
     double floor = 0;                 // the metric's max_drop: changes smaller than this do not matter
     double confidence = 0;            // two-sided level of the interval
     std::optional<double> change;
+    // Each arm's level over the paired rounds (geometric means: head_level / base_level - 1 is
+    // `change`), in the metric's own unit, for the reader of a report.
+    std::optional<double> base_level, head_level;
     std::optional<Interval> interval;
     std::optional<double> p_slower;   // Wilcoxon, H1: head lower than base (slower, for a rate)
     std::optional<double> p_faster;   // Wilcoxon, H1: head higher than base

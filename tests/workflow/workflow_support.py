@@ -1,0 +1,112 @@
+"""What the workflow dry runs share: checks that collect failures, commands, and GitHub Actions
+expressions as the workflows of this repository use them (${{ }} substitution and `if:` conditions
+with ==, !=, &&, ||, !, always(), literals and context lookups; a context is a dict: github,
+inputs, steps, matrix, needs)."""
+import os
+import re
+import subprocess
+import sys
+
+FAILURES = []
+
+
+def check(condition, message):
+    print(("ok: " if condition else "FAIL: ") + message)
+    if not condition:
+        FAILURES.append(message)
+
+
+def sh(cmd, cwd, env=None, check_rc=True):
+    r = subprocess.run(cmd, cwd=cwd, env=env, shell=isinstance(cmd, str), capture_output=True, text=True)
+    if check_rc and r.returncode != 0:
+        sys.exit(f"dry run: {cmd} failed ({r.returncode}):\n{r.stdout}{r.stderr}")
+    return r
+
+
+def lookup(ctx, path):
+    value = ctx
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            # As on GitHub, an output a step did not set (or a step that did not run) is empty;
+            # anything else missing is a mistake in the workflow or the dry run.
+            if path.startswith("steps.") and ".outputs." in path:
+                return ""
+            raise KeyError(path)
+        value = value[part]
+    return value
+
+
+def evaluate(expr, ctx):
+    """A GitHub expression with the operators the workflows use: ==, !=, &&, ||, !, always(), literals."""
+    expr = expr.strip()
+    if expr.startswith("${{"):
+        expr = expr[3:-2].strip()
+    out, pos = [], 0
+    for m in re.finditer(r"'[^']*'|always\(\)|&&|\|\||==|!=|!|[A-Za-z_][\w.-]*|\(|\)|\s+", expr):
+        if m.start() != pos:
+            raise ValueError(f"cannot evaluate: {expr}")
+        tok, pos = m.group(0), m.end()
+        if tok.isspace():
+            continue
+        if tok.startswith("'"):
+            out.append(repr(tok[1:-1]))
+        elif tok == "always()":
+            out.append("True")
+        elif tok in ("&&", "||"):
+            out.append(" and " if tok == "&&" else " or ")
+        elif tok == "!":
+            out.append(" not ")
+        elif tok in ("==", "!=", "(", ")"):
+            out.append(f" {tok} ")
+        elif tok in ("true", "false"):
+            out.append("True" if tok == "true" else "False")
+        else:
+            out.append(repr(lookup(ctx, tok)))
+    if pos != len(expr):
+        raise ValueError(f"cannot evaluate: {expr}")
+    return eval("".join(out))  # only literals and looked-up values remain
+
+
+def substitute(text, ctx):
+    def text_of(value):  # GitHub writes booleans as true / false
+        return str(value).lower() if isinstance(value, bool) else str(value)
+    return re.sub(r"\$\{\{(.*?)\}\}", lambda m: text_of(evaluate(m.group(1), ctx)), str(text))
+
+
+def run_steps(steps, ctx, cwd, env, scratch, skip=(), expect=None):
+    """Runs a job's `run:` steps like the runner does: `if:` conditions (without a status function a
+    condition means success() && condition), step env, GITHUB_OUTPUT. Steps without `run:` (GitHub's
+    actions) and steps whose id is in `skip` (the harness did their work) are left out. Returns the
+    outcomes by step id (else name): outcome, outputs and the step's output as "stdout"; a failure
+    `expect` does not name as expected prints the step's output."""
+    outcomes, failed = {}, False
+    for step in steps:
+        if "run" not in step or step.get("id") in skip:
+            continue
+        condition = step.get("if", "")
+        ctx["steps"] = {k: {"outcome": v["outcome"], "outputs": v["outputs"]} for k, v in outcomes.items()}
+        if "always()" in condition:
+            go = evaluate(condition, ctx)
+        else:
+            go = not failed and (not condition or evaluate(condition, ctx))
+        name = step.get("name", step["run"][:30])
+        key = step.get("id", name)
+        if not go:
+            print(f"   step skipped: {name}")
+            outcomes[key] = {"outcome": "skipped", "outputs": {}, "stdout": ""}
+            continue
+        output_file = os.path.join(scratch, "github_output")
+        open(output_file, "w").close()
+        step_env = dict(env, GITHUB_OUTPUT=output_file)
+        for k, v in step.get("env", {}).items():
+            step_env[k] = substitute(v, ctx)
+        r = subprocess.run(["bash", "-e", "-c", substitute(step["run"], ctx)], cwd=cwd, env=step_env,
+                           capture_output=True, text=True)
+        outputs = dict(line.split("=", 1) for line in open(output_file).read().splitlines() if "=" in line)
+        outcome = "success" if r.returncode == 0 else "failure"
+        print(f"   step {outcome}: {name} (exit {r.returncode})")
+        if r.returncode != 0 and (expect or {}).get(step.get("id", ""), "success") == "success":
+            print(r.stdout[-3000:] + r.stderr[-3000:])
+        outcomes[key] = {"outcome": outcome, "outputs": outputs, "stdout": r.stdout + r.stderr}
+        failed = failed or r.returncode != 0
+    return outcomes
