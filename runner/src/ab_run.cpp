@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -206,9 +207,7 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
     report.alpha = request.alpha;
     report.levels = gates::sequential_look_levels(request.alpha, request.stop.min_rounds, request.stop.max_rounds,
                                                   ab_metrics().size());
-    report.notes.push_back(fmt::format(
-        "{}: false alarms at most {:g}% per model over {} metrics (Haybittle-Peto)", looks_text(report.levels),
-        request.alpha * 100, ab_metrics().size()));
+    report.notes.push_back(false_alarm_note(report.levels, request.alpha, ab_metrics().size(), models.size()));
     AbRun run(suite, host, request, log, report);
     for (const auto& model : models) {
         auto result = run.run_model(model);
@@ -216,6 +215,15 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
         report.models.push_back(std::move(*result));
     }
     return report;
+}
+
+std::string false_alarm_note(const gates::LookLevels& levels, double alpha, std::size_t metrics, std::size_t models) {
+    std::string note = fmt::format("{}: false alarms at most {:g}% per model over {} metrics (Haybittle-Peto)",
+                                   looks_text(levels), alpha * 100, metrics);
+    if (models > 1)
+        note += fmt::format("; over the {} models of this run at most {:g}% (union bound)", models,
+                            std::min(1.0, alpha * static_cast<double>(models)) * 100);
+    return note;
 }
 
 Outcome ab_outcome(const AbReport& report) {

@@ -63,6 +63,16 @@ TEST_CASE("A/B report formats: text table, markdown, JSON", "[runner][ab]") {
     CHECK(ab_format_from_string("junit") == std::nullopt);
 }
 
+TEST_CASE("A/B false-alarm bound: per model, and for the whole run over its models", "[runner][ab]") {
+    const auto levels = gates::sequential_look_levels(0.01, 5, 10, 3);
+    const auto one = false_alarm_note(levels, 0.01, 3, 1);
+    CHECK(one.find("false alarms at most 1% per model over 3 metrics") != std::string::npos);
+    CHECK(one.find("union bound") == std::string::npos);
+    CHECK(false_alarm_note(levels, 0.01, 3, 4).find("over the 4 models of this run at most 4% (union bound)") !=
+          std::string::npos);
+    CHECK(false_alarm_note(levels, 0.05, 3, 40).find("at most 100% (union bound)") != std::string::npos);
+}
+
 TEST_CASE("A/B reports keep escape sequences and HTML in names inert, colour only when asked", "[runner][ab][hardening]") {
     const std::string hostile = "m\x1b[31m</details><img src=x onerror=alert(1)>|x";
     AbReport r;

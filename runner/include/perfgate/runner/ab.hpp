@@ -73,6 +73,11 @@ Expected<AbReport> run_ab(const perf::Suite& suite, const perf::HostContext& hos
 inline constexpr double kMaxIntervalFactor = 5.0;
 Status check_ab_rounds(const StopRule& stop, double alpha);
 
+// The report's statement of its false-alarm bound: `alpha` per model over `metrics` metrics and
+// the looks of `levels`, and for the whole run over `models` models by the union bound (capped at
+// 100%): what an A/A run of this suite may cost, not only one model of it.
+std::string false_alarm_note(const gates::LookLevels& levels, double alpha, std::size_t metrics, std::size_t models);
+
 // fail when a model regressed or failed, skip when every model skipped, else pass.
 Outcome ab_outcome(const AbReport& report);
 
