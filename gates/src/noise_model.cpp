@@ -54,6 +54,29 @@ std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& me
     return levels;
 }
 
+namespace {
+
+// Squares of each value about its own group's mean, summed over the groups (the groups are the
+// ranges [bounds[k], bounds[k + 1]) of `logs`), and their degrees of freedom (values - groups of 2
+// or more): the pooled variance of runs within segments and of runs within sessions alike.
+struct PooledSquares {
+    double squares = 0;
+    std::size_t df = 0;
+};
+PooledSquares pooled_squares(const std::vector<double>& logs, const std::vector<std::size_t>& bounds) {
+    PooledSquares p;
+    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+        const auto first = logs.begin() + static_cast<long>(bounds[k]), last = logs.begin() + static_cast<long>(bounds[k + 1]);
+        if (last - first < 2) continue;
+        const double mean = std::accumulate(first, last, 0.0) / static_cast<double>(last - first);
+        for (auto it = first; it < last; ++it) p.squares += (*it - mean) * (*it - mean);
+        p.df += static_cast<std::size_t>(last - first) - 1;
+    }
+    return p;
+}
+
+}  // namespace
+
 bool same_session(const RunLevel& a, const RunLevel& b) { return a.session && b.session && *a.session == *b.session; }
 
 void assign_sessions(std::vector<RunLevel>& runs, long long gap_seconds) {
@@ -75,7 +98,8 @@ double SessionSpread::one_run() const { return std::sqrt(between * between + wit
 std::optional<SessionSpread> session_spread(const std::vector<RunLevel>& runs, const std::vector<std::size_t>& starts) {
     // Sessions as runs of equal session number in a row, cut at every segment start.
     if (runs.empty()) return std::nullopt;
-    std::vector<std::vector<double>> sessions;
+    std::vector<double> logs;
+    std::vector<std::size_t> bounds;          // where each session begins in `logs`
     std::vector<std::size_t> session_starts;  // the segment starts, as indexes of sessions
     std::size_t next_start = 0;
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -83,32 +107,31 @@ std::optional<SessionSpread> session_spread(const std::vector<RunLevel>& runs, c
         const bool segment_starts = next_start < starts.size() && starts[next_start] == i;
         if (segment_starts) {
             ++next_start;
-            if (i > 0) session_starts.push_back(sessions.size());
+            if (i > 0) session_starts.push_back(bounds.size());
         }
-        if (i == 0 || segment_starts || !same_session(runs[i], runs[i - 1])) sessions.emplace_back();
-        sessions.back().push_back(std::log(runs[i].value));
+        if (i == 0 || segment_starts || !same_session(runs[i], runs[i - 1])) bounds.push_back(i);
+        logs.push_back(std::log(runs[i].value));
     }
+    bounds.push_back(logs.size());
     // Within sessions: each run about its session's mean, over runs - sessions degrees of freedom.
-    double squares = 0;
-    std::size_t within_df = 0;
+    const PooledSquares within = pooled_squares(logs, bounds);
     std::vector<double> means;
     double inverse_sizes = 0;
-    for (const auto& s : sessions) {
-        const double mean = std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(s.size());
-        for (double x : s) squares += (x - mean) * (x - mean);
-        within_df += s.size() - 1;
-        means.push_back(std::exp(mean));
-        inverse_sizes += 1.0 / static_cast<double>(s.size());
+    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+        const auto first = logs.begin() + static_cast<long>(bounds[k]), last = logs.begin() + static_cast<long>(bounds[k + 1]);
+        const double size = static_cast<double>(last - first);
+        means.push_back(std::exp(std::accumulate(first, last, 0.0) / size));
+        inverse_sizes += 1.0 / size;
     }
     SessionSpread out;
-    out.sessions = sessions.size();
-    out.within = within_df > 0 ? std::sqrt(squares / static_cast<double>(within_df)) : 0.0;
+    out.sessions = means.size();
+    out.within = within.df > 0 ? std::sqrt(within.squares / static_cast<double>(within.df)) : 0.0;
     const auto of_means = between_run_sigma(means, session_starts);
     if (!of_means) return out;  // too few sessions for a spread between them: df 0
-    out.df = sessions.size() - session_starts.size() - 1;
+    out.df = means.size() - session_starts.size() - 1;
     // A session's mean carries its runs' own scatter, within^2 / size: what is left is the session
     // effect (never below zero: with few sessions the difference can come out negative).
-    const double mean_inverse = inverse_sizes / static_cast<double>(sessions.size());
+    const double mean_inverse = inverse_sizes / static_cast<double>(means.size());
     out.between = std::sqrt(std::max(0.0, *of_means * *of_means - out.within * out.within * mean_inverse));
     return out;
 }
@@ -135,17 +158,9 @@ std::optional<double> between_run_sigma(const std::vector<double>& levels, const
     // simulated unchanged cuda suite runs failed, 2.0% with this); docs/verdict-quality.md. A step
     // inside a segment is no longer discounted: the reference does not follow it, main's
     // change-point check fails on it, and an acknowledgement starts a segment of its own.
-    double squares = 0;
-    std::size_t df = 0;
-    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
-        const auto first = logs.begin() + static_cast<long>(bounds[k]), last = logs.begin() + static_cast<long>(bounds[k + 1]);
-        if (last - first < 2) continue;
-        const double mean = std::accumulate(first, last, 0.0) / static_cast<double>(last - first);
-        for (auto it = first; it < last; ++it) squares += (*it - mean) * (*it - mean);
-        df += static_cast<std::size_t>(last - first) - 1;
-    }
-    if (df < 2) return std::nullopt;
-    return std::sqrt(squares / static_cast<double>(df));
+    const PooledSquares pooled = pooled_squares(logs, bounds);
+    if (pooled.df < 2) return std::nullopt;
+    return std::sqrt(pooled.squares / static_cast<double>(pooled.df));
 }
 
 std::vector<std::size_t> noise_segments(const std::vector<double>& levels, const std::vector<std::size_t>& starts) {
