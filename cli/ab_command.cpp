@@ -1,6 +1,7 @@
 // perfgate ab: base and head builds of one runtime on the same models of a suite, in alternating
 // rounds; exit 1 when a metric regressed (or a run failed), 0 otherwise, 2 for bad input (docs/ab.md).
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -22,6 +23,7 @@ namespace {
 
 struct AbOptions {
     std::string suite, base_binary, head_binary, thresholds_dir = "thresholds", format = "text", output;
+    std::string summary_dir;  // ab.md, ab.junit.xml, ab.json
     std::string color = "auto";
     runner::HostSource host;
     runner::AbRequest request;
@@ -40,7 +42,14 @@ int run_ab_command(AbOptions& o) {
         return usage(make_error("--base-binary and --head-binary name different runtimes (" + base->first + ", " +
                                 head->first + "): an A/B run compares two builds of one runtime"));
     const auto format = runner::ab_format_from_string(o.format);
-    if (!format) return usage(make_error("unknown --format " + o.format + " (text, markdown, json)"));
+    if (!format) return usage(make_error("unknown --format " + o.format + " (text, markdown, json, junit)"));
+    // Checked before anything runs: an A/B run takes minutes, and its reports must have a place.
+    if (!o.summary_dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(o.summary_dir, ec);
+        if (ec || !std::filesystem::is_directory(o.summary_dir))
+            return usage(make_error("--summary-dir " + o.summary_dir + ": not a folder that can be created"));
+    }
     auto& r = o.request;
     r.runtime = base->first;
     r.base_binary = base->second;
@@ -68,6 +77,15 @@ int run_ab_command(AbOptions& o) {
     } else {
         if (auto st = replace_file(o.output, text); !st) return usage(st.error());  // whole or not at all
         std::cerr << runner::render_ab(*report, runner::AbFormat::text, color_on(o.color, 2));  // the verdict still reaches the log
+    }
+    // The pull-request comment, the CI's test view and the data, from one run (each file whole).
+    if (!o.summary_dir.empty()) {
+        for (auto [name, f] : {std::pair{"ab.md", runner::AbFormat::markdown}, std::pair{"ab.junit.xml", runner::AbFormat::junit},
+                               std::pair{"ab.json", runner::AbFormat::json}})
+            if (auto st = replace_file((std::filesystem::path(o.summary_dir) / name).string(), runner::render_ab(*report, f));
+                !st)
+                return usage(st.error());
+        std::cerr << "perfgate ab: reports in " << o.summary_dir << " (ab.md, ab.junit.xml, ab.json)\n";
     }
     return exit_of(runner::ab_outcome(*report));
 }
@@ -105,7 +123,9 @@ void add_ab_command(CLI::App& app) {
                     "Contention guard, as in perfgate run: on (wait, then SKIP:contended), record or off; default "
                     "PERFGATE_CONTENTION, else on");
     add_forge_options(cmd, r.forge_dir, r.vocab_dir);
-    add_report_options(cmd, o->format, o->output, o->color, "text | markdown | json");
+    add_report_options(cmd, o->format, o->output, o->color, "text | markdown | json | junit");
+    cmd->add_option("--summary-dir", o->summary_dir,
+                    "Also write the report as ab.md, ab.junit.xml and ab.json in this folder (created if missing)");
     cmd->callback([o] { exit_status = run_ab_command(*o); });
 }
 

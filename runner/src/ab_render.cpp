@@ -10,6 +10,7 @@
 #include "perfgate/core/console.hpp"
 #include "perfgate/core/metric.hpp"
 #include "perfgate/core/escape.hpp"
+#include "perfgate/gates/junit.hpp"
 #include "percent_text.hpp"
 
 namespace perfgate::runner {
@@ -161,6 +162,37 @@ std::string render_markdown(const AbReport& r) {
 }
 
 
+// One case per model and metric decided (a model that ended without readings: one case for the
+// model). A regression or a failed run is a failure; inconclusive is skipped with its reason, so a
+// CI's test view never counts it as passed; unchanged and improved pass with their numbers.
+std::string render_junit(const AbReport& r) {
+    gates::JunitDocument doc;
+    doc.suite = "perfgate.ab";
+    doc.properties = {{"base", r.base_binary}, {"head", r.head_binary}, {"host", r.host}, {"run_id", r.run_id}};
+    for (const auto& n : r.notes) doc.properties.emplace_back("note", n);
+    const std::string classname = fmt::format("perfgate.ab.{}.{}", r.runtime, r.host);
+    const auto outcome_of = [](gates::Verdict v) {
+        if (gates::fails_gate(v)) return gates::JunitCase::Outcome::failed;
+        if (v == gates::Verdict::unchanged || v == gates::Verdict::improved) return gates::JunitCase::Outcome::passed;
+        return gates::JunitCase::Outcome::skipped;
+    };
+    for (const auto& m : r.models) {
+        const auto add = [&](const std::string& name, gates::Verdict v, const std::string& text) {
+            gates::JunitCase c{classname, name, outcome_of(v), gates::to_string(v),
+                               fmt::format("{}: {}", gates::to_string(v), text), {}};
+            doc.cases.push_back(std::move(c));
+        };
+        if (m.checks.empty() || m.verdict == gates::Verdict::failed || m.verdict == gates::Verdict::skipped) {
+            add(m.model, m.verdict, fmt::format("{}{}{} ({} rounds)", m.status, m.reason.empty() ? "" : ": ", m.reason, m.rounds));
+            continue;
+        }
+        for (const auto& c : m.checks)
+            add(m.model + " " + c.metric, c.verdict, fmt::format("{} ({} rounds){}", levels_cell(&c), c.rounds,
+                                                                 m.reason.empty() ? "" : "; " + m.reason));
+    }
+    return gates::write_junit(doc);
+}
+
 std::string render_json(const AbReport& r) {
     nlohmann::json j;
     j["runtime"] = r.runtime;
@@ -204,6 +236,7 @@ std::optional<AbFormat> ab_format_from_string(std::string_view name) {
     if (name == "text") return AbFormat::text;
     if (name == "markdown") return AbFormat::markdown;
     if (name == "json") return AbFormat::json;
+    if (name == "junit") return AbFormat::junit;
     return std::nullopt;
 }
 
@@ -212,6 +245,7 @@ std::string render_ab(const AbReport& report, AbFormat format, bool color) {
         case AbFormat::text: return render_text(report, color);
         case AbFormat::markdown: return render_markdown(report);
         case AbFormat::json: return render_json(report);
+        case AbFormat::junit: return render_junit(report);
     }
     return render_text(report, color);
 }

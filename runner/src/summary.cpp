@@ -1,7 +1,7 @@
 #include <fmt/format.h>
-#include <fstream>
 
 #include "gate_options.hpp"
+#include "perfgate/core/file_write.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/render.hpp"
 #include "perfgate/perf/recorder.hpp"
@@ -36,14 +36,12 @@ Expected<Outcome> run_summary(const perf::Suite& suite, const perf::HostContext&
     style.color = request.color_out;
     out << gates::render_text(*report, style);
     if (!summary_dir.empty()) {
-        std::filesystem::create_directories(summary_dir);
+        // Each file whole or not at all (replace_file creates the folder).
         for (auto [name, format] : {std::pair{"perf-gate.md", gates::ReportFormat::markdown},
                                     std::pair{"perf-gate.junit.xml", gates::ReportFormat::junit},
-                                    std::pair{"perf-gate.json", gates::ReportFormat::json}}) {
-            std::ofstream file(summary_dir / name, std::ios::binary);
-            file << gates::render(*report, format);
-            if (!file) return make_error((summary_dir / name).string() + ": cannot write the gate report");
-        }
+                                    std::pair{"perf-gate.json", gates::ReportFormat::json}})
+            if (auto st = replace_file((summary_dir / name).string(), gates::render(*report, format)); !st)
+                return st.error();
         out << "perfgate: gate reports in " << summary_dir.string()
             << " (perf-gate.md, perf-gate.junit.xml, perf-gate.json)\n";
     }

@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "perfgate/runner/ab.hpp"
 #include "perfgate/runner/ab_render.hpp"
@@ -60,7 +64,58 @@ TEST_CASE("A/B report formats: text table, markdown, JSON", "[runner][ab]") {
     CHECK(j["result"] == "fail");
     CHECK(j["models"][0]["metrics"][0]["metric"] == "decode_tok_s");
     CHECK(j["models"][0]["metrics"][0]["ci_high"].get<double>() < 0);
-    CHECK(ab_format_from_string("junit") == std::nullopt);
+    CHECK(ab_format_from_string("xml") == std::nullopt);
+}
+
+TEST_CASE("A/B JUnit: a regression fails, inconclusive is skipped (never passed), a failed run fails", "[runner][ab]") {
+    namespace pt = boost::property_tree;
+    AbReport r;
+    r.runtime = "llama-bench";
+    r.host = "h";
+    r.base_binary = "base/llama-bench";
+    r.head_binary = "head/llama-bench";
+    r.levels = {2, 0.999, 0.99};
+    r.stop = {3, 4};
+    r.models.push_back(model("slower", {90, 91, 89, 90.5, 89.5}));
+    r.models.push_back(model("noisy", {80, 120, 95, 110, 90}));
+    AbModelResult crashed;
+    crashed.model = "crashed";
+    crashed.status = "FAIL:bench";
+    crashed.reason = "exit 134";
+    crashed.verdict = gates::Verdict::failed;
+    r.models.push_back(crashed);
+    REQUIRE(r.models[1].checks[0].verdict == gates::Verdict::inconclusive);
+    REQUIRE(ab_format_from_string("junit") == AbFormat::junit);
+
+    std::istringstream in(render_ab(r, AbFormat::junit));
+    pt::ptree doc;
+    REQUIRE_NOTHROW(pt::read_xml(in, doc));
+    const auto& suite = doc.get_child("testsuites").get_child("testsuite");
+    CHECK(suite.get<std::string>("<xmlattr>.name") == "perfgate.ab");
+    // slower: decode regressed, prefill unchanged; noisy: decode inconclusive, prefill unchanged; crashed: one case.
+    CHECK(suite.get<int>("<xmlattr>.tests") == 5);
+    CHECK(suite.get<int>("<xmlattr>.failures") == 2);
+    CHECK(suite.get<int>("<xmlattr>.skipped") == 1);
+    std::map<std::string, std::string> outcome;  // case name -> failure | skipped | passed
+    std::string regression_message;
+    for (const auto& [tag, c] : suite) {
+        if (tag != "testcase") continue;
+        const auto name = c.get<std::string>("<xmlattr>.name");
+        CHECK(c.get<std::string>("<xmlattr>.classname") == "perfgate.ab.llama-bench.h");
+        if (auto f = c.get_child_optional("failure")) {
+            outcome[name] = "failure";
+            if (name == "slower decode_tok_s") regression_message = f->get<std::string>("<xmlattr>.message");
+        } else {
+            outcome[name] = c.get_child_optional("skipped") ? "skipped" : "passed";
+        }
+    }
+    CHECK(outcome == std::map<std::string, std::string>{{"slower decode_tok_s", "failure"},
+                                                        {"slower prefill_tok_s", "passed"},
+                                                        {"noisy decode_tok_s", "skipped"},
+                                                        {"noisy prefill_tok_s", "passed"},
+                                                        {"crashed", "failure"}});
+    // The message is the pull request's cell: both levels and the change.
+    CHECK_THAT(regression_message, Catch::Contains("regressed: 100.0 tok/s → 90.0 tok/s: -10.0%"));
 }
 
 TEST_CASE("A/B false-alarm bound: per model, and for the whole run over its models", "[runner][ab]") {

@@ -159,8 +159,10 @@ def main():
                                                                                "comment.md")).read(),
           "unchanged: the report is posted as the pull request's comment")
     check("no thresholds/default.json" not in body, "unchanged: the floors come from perfgate's thresholds")
-    check(any(f.endswith(".csv") for f in os.listdir(os.path.join(WORK, "same", "perfgate-ab"))),
-          "unchanged: the A/B rows are recorded for the artifact")
+    artifact = os.listdir(os.path.join(WORK, "same", "perfgate-ab"))
+    check(any(f.endswith(".csv") for f in artifact), "unchanged: the A/B rows are recorded for the artifact")
+    check({"ab.md", "ab.junit.xml", "ab.json"} <= set(artifact),
+          f"unchanged: the report's markdown, JUnit and JSON are in the artifact ({sorted(artifact)})")
 
     # 2. A 3x slower head fails, and says so.
     out, summary, calls, body = run(job, workspace(origin, "slower", "slower"), "pull_request")
@@ -168,6 +170,8 @@ def main():
     check(out["Verdict"]["outcome"] == "failure" and "regressed" in out["Verdict"]["stdout"],
           "slower: the verdict fails with the regression")
     check("regressed" in body and "regressed" in summary, "slower: the comment and the summary name the regression")
+    junit = open(os.path.join(WORK, "slower", "perfgate-ab", "ab.junit.xml")).read()
+    check('<failure type="regressed"' in junit, "slower: the JUnit file carries the regression as a failure")
 
     # 3. From a fork: measured and judged alike, no comment.
     out, summary, calls, body = run(job, workspace(origin, "fork", "slower"), "pull_request", fork=True)

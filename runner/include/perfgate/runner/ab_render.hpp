@@ -1,5 +1,6 @@
 #pragma once
-// The A/B report as a console table, markdown (a pull-request comment) or JSON.
+// The A/B report as a console table, markdown (a pull-request comment), JSON or JUnit XML (a CI's
+// test view).
 #include <optional>
 #include <string>
 #include <string_view>
@@ -8,7 +9,7 @@
 
 namespace perfgate::runner {
 
-enum class AbFormat { text, markdown, json };
+enum class AbFormat { text, markdown, json, junit };
 std::optional<AbFormat> ab_format_from_string(std::string_view name);
 
 // Data (model names, reasons, paths) is escaped for the format (perfgate/core/escape.hpp); `color`
