@@ -1,7 +1,6 @@
 // perfgate ab: base and head builds of one runtime on the same models of a suite, in alternating
 // rounds; exit 1 when a metric regressed (or a run failed), 0 otherwise, 2 for bad input (docs/ab.md).
 #include <CLI/CLI.hpp>
-#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -43,13 +42,7 @@ int run_ab_command(AbOptions& o) {
                                 head->first + "): an A/B run compares two builds of one runtime"));
     const auto format = runner::ab_format_from_string(o.format);
     if (!format) return usage(make_error("unknown --format " + o.format + " (text, markdown, json, junit)"));
-    // Checked before anything runs: an A/B run takes minutes, and its reports must have a place.
-    if (!o.summary_dir.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(o.summary_dir, ec);
-        if (ec || !std::filesystem::is_directory(o.summary_dir))
-            return usage(make_error("--summary-dir " + o.summary_dir + ": not a folder that can be created"));
-    }
+    if (auto st = runner::prepare_ab_summary_dir(o.summary_dir); !o.summary_dir.empty() && !st) return usage(st.error());
     auto& r = o.request;
     r.runtime = base->first;
     r.base_binary = base->second;
@@ -78,13 +71,8 @@ int run_ab_command(AbOptions& o) {
         if (auto st = replace_file(o.output, text); !st) return usage(st.error());  // whole or not at all
         std::cerr << runner::render_ab(*report, runner::AbFormat::text, color_on(o.color, 2));  // the verdict still reaches the log
     }
-    // The pull-request comment, the CI's test view and the data, from one run (each file whole).
     if (!o.summary_dir.empty()) {
-        for (auto [name, f] : {std::pair{"ab.md", runner::AbFormat::markdown}, std::pair{"ab.junit.xml", runner::AbFormat::junit},
-                               std::pair{"ab.json", runner::AbFormat::json}})
-            if (auto st = replace_file((std::filesystem::path(o.summary_dir) / name).string(), runner::render_ab(*report, f));
-                !st)
-                return usage(st.error());
+        if (auto st = runner::write_ab_summary(*report, o.summary_dir); !st) return usage(st.error());
         std::cerr << "perfgate ab: reports in " << o.summary_dir << " (ab.md, ab.junit.xml, ab.json)\n";
     }
     return exit_of(runner::ab_outcome(*report));

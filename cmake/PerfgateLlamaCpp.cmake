@@ -9,6 +9,8 @@
 #                                    (always defined; empty of work for an external binary)
 #   PERFGATE_LLAMA_VOCAB_DIR         llama.cpp's models/ folder, the forge's tokenizers ("" if unknown)
 #   PERFGATE_LLAMA_PIN_FILE          <build>/llama-pin.json, the provenance rows carry
+# and perfgate_llama_portable_bench(<var> <pin var>): the portable llama-bench that instruction
+# counting runs under valgrind (docs/instructions.md), built on first use only.
 include_guard(GLOBAL)
 include(ExternalProject)
 
@@ -17,6 +19,7 @@ set_property(CACHE PERFGATE_LLAMA_BACKEND PROPERTY STRINGS cpu cuda hip)
 set(PERFGATE_CUDA_ARCHITECTURES "90" CACHE STRING "CUDA architectures for PERFGATE_LLAMA_BACKEND=cuda (e.g. 90 or 86;89)")
 set(PERFGATE_HIP_TARGETS "gfx1151" CACHE STRING "AMD GPU targets for PERFGATE_LLAMA_BACKEND=hip (e.g. gfx1151;gfx1100)")
 set(PERFGATE_LLAMA_BENCH "" CACHE FILEPATH "An existing llama-bench to use instead of fetching and building the pinned llama.cpp")
+set(PERFGATE_LLAMA_BENCH_PORTABLE "" CACHE FILEPATH "An existing llama-bench without AVX-512 for counting instructions under valgrind (default: built from the pinned llama.cpp when a suite counts instructions)")
 # OFF gives a build without any llama.cpp (no network, no 4-minute build): the forge still works
 # with PERFGATE_LLAMA_VOCAB_DIR, and tests that need llama-bench show as Skipped.
 option(PERFGATE_LLAMA_FETCH "Fetch and build the pinned llama.cpp when PERFGATE_LLAMA_BENCH is not given" ON)
@@ -114,6 +117,8 @@ else()
     list(APPEND _llama_args -DGGML_HIP=ON "-DGPU_TARGETS=${PERFGATE_HIP_TARGETS}" "-DAMDGPU_TARGETS=${PERFGATE_HIP_TARGETS}")
   endif()
   list(JOIN _llama_args " " _llama_args_text)
+  # The same arguments for the portable build of instruction counting (below).
+  set_property(GLOBAL PROPERTY PERFGATE_LLAMA_CMAKE_ARGS "${_llama_args}")
 
   cmake_host_system_information(RESULT _cores QUERY NUMBER_OF_LOGICAL_CORES)
   set(_bench "${_llama_build}/bin/llama-bench")
@@ -189,3 +194,57 @@ if(NOT _origin STREQUAL "embedded")
   string(REPLACE "\"npm_integrity\": \"${_pin_NPM_INTEGRITY}\"" "\"npm_integrity\": \"\"" _pin_json "${_pin_json}")
 endif()
 file(CONFIGURE OUTPUT "${PERFGATE_LLAMA_PIN_FILE}" CONTENT "${_pin_json}" @ONLY)
+
+# The portable llama-bench that "measure": "instructions" runs under valgrind's cachegrind
+# (docs/instructions.md): valgrind 3.19 stops at the first AVX-512 instruction of a -march=native
+# build (SIGILL), so counting needs a build without it: GGML_NATIVE=OFF, which on x86 enables
+# SSE4.2, AVX, AVX2, BMI2, FMA and F16C. A second, CPU-only ExternalProject of the same source and
+# pin, added by the first suite that counts instructions (a configure of a build that never counts
+# builds nothing more). Sets <var> to the binary ("" when there is none: no llama.cpp is fetched and
+# PERFGATE_LLAMA_BENCH_PORTABLE is not given) and <pin_var> to its provenance file.
+function(perfgate_llama_portable_bench var pin_var)
+  if(PERFGATE_LLAMA_BENCH_PORTABLE)
+    set(${var} "${PERFGATE_LLAMA_BENCH_PORTABLE}" PARENT_SCOPE)
+    set(${pin_var} "" PARENT_SCOPE)
+    return()
+  endif()
+  get_property(_args GLOBAL PROPERTY PERFGATE_LLAMA_CMAKE_ARGS)
+  if(NOT _args)  # no llama.cpp fetched here
+    set(${var} "" PARENT_SCOPE)
+    set(${pin_var} "" PARENT_SCOPE)
+    return()
+  endif()
+  set(_root "${CMAKE_BINARY_DIR}/llama.cpp")
+  set(_build "${_root}/build-cpu-portable")
+  set(_bench "${_build}/bin/llama-bench")
+  set(_pin "${CMAKE_BINARY_DIR}/llama-pin-portable.json")
+  if(NOT TARGET perfgate_llama_cpp_portable)
+    # CPU only and portable, whatever the embedded build's backend and native setting.
+    list(FILTER _args EXCLUDE REGEX "^-D(GGML_NATIVE|GGML_CUDA|GGML_HIP|CMAKE_CUDA_ARCHITECTURES|GPU_TARGETS|AMDGPU_TARGETS|CMAKE_C_FLAGS|CMAKE_CXX_FLAGS)=")
+    list(APPEND _args -DGGML_NATIVE=OFF)
+    cmake_host_system_information(RESULT _cores QUERY NUMBER_OF_LOGICAL_CORES)
+    ExternalProject_Add(perfgate_llama_cpp_portable
+      SOURCE_DIR "${_root}/src"
+      BINARY_DIR "${_build}"
+      PREFIX "${_root}/ep-portable"
+      DOWNLOAD_COMMAND ""
+      UPDATE_COMMAND ""
+      CMAKE_GENERATOR "${CMAKE_GENERATOR}"
+      CMAKE_ARGS ${_args}
+      BUILD_COMMAND "${CMAKE_COMMAND}" --build "${_build}" --target llama-bench --parallel ${_cores}
+      INSTALL_COMMAND ""
+      BUILD_BYPRODUCTS "${_bench}"
+      USES_TERMINAL_BUILD TRUE)
+    # One build at a time on a small machine: the portable build after the embedded one.
+    add_dependencies(perfgate_llama_cpp_portable perfgate_llama_cpp)
+    file(READ "${PERFGATE_LLAMA_PIN_FILE}" _json)
+    string(REGEX REPLACE "\"llama_bench\": \"[^\"]*\"" "\"llama_bench\": \"${_bench}\"" _json "${_json}")
+    string(REGEX REPLACE "\"build_type\": \"[^\"]*\"" "\"build_type\": \"Release, static, GGML_NATIVE=OFF (portable: AVX2 on x86, for valgrind)\"" _json "${_json}")
+    string(REGEX REPLACE "\"backend\": \"[^\"]*\"" "\"backend\": \"cpu\"" _json "${_json}")
+    string(REGEX REPLACE "\"native\": [a-z]+" "\"native\": false" _json "${_json}")
+    file(CONFIGURE OUTPUT "${_pin}" CONTENT "${_json}" @ONLY)
+    message(STATUS "perfgate: a suite counts instructions: the portable llama-bench (GGML_NATIVE=OFF) is built too")
+  endif()
+  set(${var} "${_bench}" PARENT_SCOPE)
+  set(${pin_var} "${_pin}" PARENT_SCOPE)
+endfunction()

@@ -9,7 +9,8 @@
 # Registers
 #   perf.probe.<suite>       setup test (FIXTURES_SETUP): probes the host when ctest starts, not at
 #                            configure time, and writes the facts every pair test reads;
-#   perf.<runtime>.<model>   one test per pair: LABELS <label>;<backend>;<runtime>, RUN_SERIAL,
+#   perf.<runtime>.<model>   one test per pair: LABELS <label>;<backend>;<runtime> (and instructions for a
+#                            runtime with "measure": "instructions"), RUN_SERIAL,
 #                            TIMEOUT from the workload, SKIP_RETURN_CODE 77 (perfgate's skip code);
 #                            with GATE it ends by gating its own row against the baseline;
 #   perf.gate.<suite>        with GATE: after all pairs, the run as a whole against its baselines
@@ -138,6 +139,11 @@ function(perfgate_add_perf_suite)
     string(JSON _rt GET "${_json}" runtimes ${_i} name)
     string(JSON _kind GET "${_json}" runtimes ${_i} kind)
     string(JSON _bin GET "${_json}" runtimes ${_i} binary)
+    string(JSON _measure ERROR_VARIABLE _err GET "${_json}" runtimes ${_i} measure)
+    set(_counts_${_rt} FALSE)
+    if(NOT _err AND _measure STREQUAL "instructions")
+      set(_counts_${_rt} TRUE)
+    endif()
     list(APPEND _runtimes "${_rt}")
     set(_kind_${_rt} "${_kind}")
     set(_bin_${_rt} "${_bin}")
@@ -230,12 +236,30 @@ function(perfgate_add_perf_suite)
   foreach(_b IN LISTS arg_BINARIES)
     list(APPEND _binary_args --binary "${_b}")
   endforeach()
+  set(_unbuilt_runtimes "")
   foreach(_rt IN LISTS _runtimes)
     if(_kind_${_rt} STREQUAL "llama-bench" AND _bin_${_rt} STREQUAL "llama-bench"
        AND PERFGATE_LLAMA_BENCH_EXECUTABLE AND NOT "${arg_BINARIES}" MATCHES "(^|;)${_rt}=")
       list(APPEND _binary_args --binary "${_rt}=${PERFGATE_LLAMA_BENCH_EXECUTABLE}")
       if(PERFGATE_LLAMA_PIN_FILE)
         list(APPEND _binary_args --runtime-pin "${_rt}=${PERFGATE_LLAMA_PIN_FILE}")
+      endif()
+    endif()
+    # "llama-bench-portable": the embedded llama.cpp built without AVX-512 for counting instructions
+    # under valgrind (docs/instructions.md), built only when a suite asks for it.
+    if(_kind_${_rt} STREQUAL "llama-bench" AND _bin_${_rt} STREQUAL "llama-bench-portable"
+       AND NOT "${arg_BINARIES}" MATCHES "(^|;)${_rt}=")
+      set(_portable "")
+      if(COMMAND perfgate_llama_portable_bench)
+        perfgate_llama_portable_bench(_portable _portable_pin)
+      endif()
+      if(_portable)
+        list(APPEND _binary_args --binary "${_rt}=${_portable}")
+        if(_portable_pin)
+          list(APPEND _binary_args --runtime-pin "${_rt}=${_portable_pin}")
+        endif()
+      else()
+        list(APPEND _unbuilt_runtimes "${_rt}")
       endif()
     endif()
   endforeach()
@@ -271,7 +295,9 @@ function(perfgate_add_perf_suite)
     endif()
     # Time limit: every launch at its per-run limit, plus cooldown, plus the contention guard's
     # wait budget and one look per launch, plus forging when it forges.
-    if(_kind_${_rt} STREQUAL "llama-bench" OR _kind_${_rt} STREQUAL "catch2")
+    if(_counts_${_rt})
+      set(_launch_units 3)  # the three counted workloads (docs/instructions.md)
+    elseif(_kind_${_rt} STREQUAL "llama-bench" OR _kind_${_rt} STREQUAL "catch2")
       math(EXPR _launch_units "${_w_reps} + 1")
     else()
       math(EXPR _launch_units "${_w_warmup} + ${_w_reps}")
@@ -283,10 +309,19 @@ function(perfgate_add_perf_suite)
     add_test(NAME ${_test}
              COMMAND ${_perfgate} run --suite "${_suite}" --pair "${_rt}/${_m}" ${_common} ${_binary_args}
              WORKING_DIRECTORY "${_workdir}")
+    if(_rt IN_LIST _unbuilt_runtimes)
+      # Listed, and shown as not run: this build has no portable llama-bench to count with.
+      set_tests_properties(${_test} PROPERTIES DISABLED TRUE)
+      message(STATUS "perfgate: ${_test} is disabled: no portable llama-bench (fetch the pinned llama.cpp, or give -DPERFGATE_LLAMA_BENCH_PORTABLE=...)")
+    endif()
+    set(_labels "${arg_LABEL};${arg_BACKEND};${_rt}")
+    if(_counts_${_rt})
+      list(APPEND _labels instructions)  # ctest -L instructions: the counted pairs
+    endif()
     set_tests_properties(${_test} PROPERTIES
       FIXTURES_REQUIRED ${_fixture}
       SKIP_RETURN_CODE 77
-      LABELS "${arg_LABEL};${arg_BACKEND};${_rt}"
+      LABELS "${_labels}"
       RUN_SERIAL TRUE
       TIMEOUT ${_timeout})
   endforeach()

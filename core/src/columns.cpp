@@ -70,6 +70,10 @@ const std::vector<Column>& schema_columns() {
         {"peak_memory_bytes_samples", &R::peak_memory_bytes_samples},
         {"peak_device_memory_bytes", Precise{&R::peak_device_memory_bytes}},
         {"peak_device_memory_bytes_samples", &R::peak_device_memory_bytes_samples},
+        {"prefill_instructions_per_token", Precise{&R::prefill_instructions_per_token}},
+        {"prefill_instructions_per_token_samples", &R::prefill_instructions_per_token_samples},
+        {"decode_instructions_per_token", Precise{&R::decode_instructions_per_token}},
+        {"decode_instructions_per_token_samples", &R::decode_instructions_per_token_samples},
         {"timestamp", &R::timestamp},
         {"status", StatusField{}},
     };

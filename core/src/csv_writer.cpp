@@ -47,7 +47,8 @@ namespace {
 
 // perfgate's header grew after its first files were written: `arm` (perfgate ab), then
 // `machine_id` and `machine_fingerprint` (machine identity), then `peak_memory_bytes` and its
-// samples, then `peak_device_memory_bytes` and its samples. A day's file started before a column
+// samples, then `peak_device_memory_bytes` and its samples, then the instruction counts per token
+// (prefill and decode, each with its samples). A day's file started before a column
 // is upgraded when rows are appended to it: under the appenders' lock it is rewritten whole with
 // today's header, every existing record kept byte for byte except for an empty field inserted
 // where each missing column now stands (no value is formatted again), and the new rows follow in
@@ -59,13 +60,22 @@ using Layout = std::vector<std::string_view>;
 const std::vector<Layout>& known_layouts() {
     static const std::vector<Layout> layouts = {
         {},                                                                   // today's header
-        {"peak_device_memory_bytes", "peak_device_memory_bytes_samples"},     // before device memory
+        {"prefill_instructions_per_token", "prefill_instructions_per_token_samples", "decode_instructions_per_token",
+         "decode_instructions_per_token_samples"},                            // before instruction counts
+        {"peak_device_memory_bytes", "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
+         "prefill_instructions_per_token_samples", "decode_instructions_per_token",
+         "decode_instructions_per_token_samples"},                            // before device memory
         {"peak_memory_bytes", "peak_memory_bytes_samples", "peak_device_memory_bytes",
-         "peak_device_memory_bytes_samples"},                                 // before peak memory
+         "peak_device_memory_bytes_samples", "prefill_instructions_per_token", "prefill_instructions_per_token_samples",
+         "decode_instructions_per_token", "decode_instructions_per_token_samples"},  // before peak memory
         {"machine_id", "machine_fingerprint", "peak_memory_bytes", "peak_memory_bytes_samples",
-         "peak_device_memory_bytes", "peak_device_memory_bytes_samples"},
+         "peak_device_memory_bytes", "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
+         "prefill_instructions_per_token_samples", "decode_instructions_per_token",
+         "decode_instructions_per_token_samples"},
         {"arm", "machine_id", "machine_fingerprint", "peak_memory_bytes", "peak_memory_bytes_samples",
-         "peak_device_memory_bytes", "peak_device_memory_bytes_samples"},
+         "peak_device_memory_bytes", "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
+         "prefill_instructions_per_token_samples", "decode_instructions_per_token",
+         "decode_instructions_per_token_samples"},
     };
     return layouts;
 }

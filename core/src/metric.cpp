@@ -26,6 +26,14 @@ const std::vector<Metric>& metrics() {
         // unchanged runs (docs/measurements/h200-device-memory-2026-12-03).
         {"peak_device_memory_bytes", "device memory", "bytes", Better::lower,
          &ResultRow::peak_device_memory_samples, 1024.0 * 1024.0, "MiB", 16.0 * 1024.0 * 1024.0, false, false},
+        // Instructions per token under valgrind's cachegrind (docs/instructions.md): the work the
+        // runtime's code does for one token, which no other process on a shared machine moves (the
+        // same binary and model counted the same to 1e-7 here). Only pairs measured with
+        // "measure": "instructions" have them; their floors are in thresholds/default.json.
+        {"prefill_instructions_per_token", "prefill instructions", "instructions/token", Better::lower,
+         &ResultRow::prefill_instructions_samples, 1e6, "M instr/token", 0.0, false},
+        {"decode_instructions_per_token", "decode instructions", "instructions/token", Better::lower,
+         &ResultRow::decode_instructions_samples, 1e6, "M instr/token", 0.0, false},
     };
     return table;
 }

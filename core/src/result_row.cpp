@@ -60,4 +60,12 @@ std::vector<double> ResultRow::peak_device_memory_samples() const {
     return samples_or_single(peak_device_memory_bytes_samples, peak_device_memory_bytes);
 }
 
+std::vector<double> ResultRow::prefill_instructions_samples() const {
+    return samples_or_single(prefill_instructions_per_token_samples, prefill_instructions_per_token);
+}
+
+std::vector<double> ResultRow::decode_instructions_samples() const {
+    return samples_or_single(decode_instructions_per_token_samples, decode_instructions_per_token);
+}
+
 }  // namespace perfgate

@@ -74,26 +74,34 @@ ResultRow new_row() {
     r.peak_memory_bytes_samples = {536870912.0, 268435456.0};
     r.peak_device_memory_bytes = 2147483648.0;
     r.peak_device_memory_bytes_samples = {2147483648.0, 2146435072.0};
+    r.decode_instructions_per_token = 15336217.1875;
+    r.decode_instructions_per_token_samples = {15336217.1875};
     return r;
 }
 
 }  // namespace
 
 TEST_CASE("an older header is upgraded in place, every earlier row kept, when rows are appended", "[csv][append][upgrade]") {
-    const std::vector<std::string> device = {"peak_device_memory_bytes", "peak_device_memory_bytes_samples"};
-    const std::vector<std::string> peak = {"peak_memory_bytes", "peak_memory_bytes_samples", "peak_device_memory_bytes",
-                                           "peak_device_memory_bytes_samples"};
-    const std::vector<std::string> machine_and_peak = {"machine_id", "machine_fingerprint", "peak_memory_bytes",
-                                                       "peak_memory_bytes_samples", "peak_device_memory_bytes",
-                                                       "peak_device_memory_bytes_samples"};
-    const std::vector<std::string> arm_machine_and_peak = {"arm",
-                                                           "machine_id",
-                                                           "machine_fingerprint",
-                                                           "peak_memory_bytes",
-                                                           "peak_memory_bytes_samples",
-                                                           "peak_device_memory_bytes",
-                                                           "peak_device_memory_bytes_samples"};
-    const auto lacking = GENERATE_COPY(values({device, peak, machine_and_peak, arm_machine_and_peak}));
+    // Each layout lacks a column and every column that came after it.
+    const auto and_later = [](std::vector<std::string> first) {
+        for (const char* c : {"prefill_instructions_per_token", "prefill_instructions_per_token_samples",
+                              "decode_instructions_per_token", "decode_instructions_per_token_samples"})
+            first.push_back(c);
+        return first;
+    };
+    const std::vector<std::string> instructions = and_later({});
+    const std::vector<std::string> device = and_later({"peak_device_memory_bytes", "peak_device_memory_bytes_samples"});
+    const std::vector<std::string> peak = and_later({"peak_memory_bytes", "peak_memory_bytes_samples",
+                                                     "peak_device_memory_bytes", "peak_device_memory_bytes_samples"});
+    const std::vector<std::string> machine_and_peak = and_later({"machine_id", "machine_fingerprint", "peak_memory_bytes",
+                                                                 "peak_memory_bytes_samples", "peak_device_memory_bytes",
+                                                                 "peak_device_memory_bytes_samples"});
+    const std::vector<std::string> arm_machine_and_peak = and_later({"arm", "machine_id", "machine_fingerprint",
+                                                                     "peak_memory_bytes", "peak_memory_bytes_samples",
+                                                                     "peak_device_memory_bytes",
+                                                                     "peak_device_memory_bytes_samples"});
+    const auto lacking =
+        GENERATE_COPY(values({instructions, device, peak, machine_and_peak, arm_machine_and_peak}));
     const auto old_columns = without(lacking);
 
     const auto dir = test::fresh_dir("csv-upgrade", "before-" + lacking.front());
@@ -137,6 +145,7 @@ TEST_CASE("an older header is upgraded in place, every earlier row kept, when ro
     CHECK(added.peak_memory_bytes_samples == std::vector<double>{536870912.0, 268435456.0});
     CHECK(added.peak_device_memory_bytes == 2147483648.0);
     CHECK(added.peak_device_memory_bytes_samples == std::vector<double>{2147483648.0, 2146435072.0});
+    CHECK(added.decode_instructions_per_token == Approx(15336217.1875));
 
     // Nothing is left beside it (the temporary was renamed over the file).
     std::size_t entries = 0;
@@ -155,7 +164,9 @@ TEST_CASE("merge into an older file upgrades it too, and a merge that adds nothi
     const auto dir = test::fresh_dir("csv-upgrade", "merge");
     const auto path = (dir / "old.csv").string();
     const auto old_columns = without({"peak_memory_bytes", "peak_memory_bytes_samples", "peak_device_memory_bytes",
-                                      "peak_device_memory_bytes_samples"});
+                                      "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
+                                      "prefill_instructions_per_token_samples", "decode_instructions_per_token",
+                                      "decode_instructions_per_token_samples"});
     const std::string original = joined(old_columns) + "\n" + record(old_columns, old_row("m-old", "old-run"));
     std::ofstream(path, std::ios::binary) << original;
 

@@ -324,7 +324,8 @@ private:
                                                              const std::vector<std::string>& spellings) {
         std::vector<const SampleGroup*> newest_first{b};
         if (explicit_) return newest_first;
-        std::size_t runs = run_levels(*b, gated_metrics().front()).size();
+        const std::string& headline = headline_metric(g);
+        std::size_t runs = run_levels(*b, headline).size();
         std::set<HistoryFile*> seen{baseline_file};
         for (const auto& s : series_of(g)) {
             for (HistoryFile* f : history_.candidates(s, g.host, baseline_file->name.date)) {
@@ -343,7 +344,7 @@ private:
                 if (detail::not_comparable_reason(*h, g, false, options_, ignored).any()) continue;
                 if (h->first().flags != b->first().flags) continue;
                 newest_first.push_back(h);
-                runs += run_levels(*h, gated_metrics().front()).size();
+                runs += run_levels(*h, headline).size();
             }
         }
         return std::vector<const SampleGroup*>(newest_first.rbegin(), newest_first.rend());
@@ -361,11 +362,13 @@ private:
         };
         const ThresholdSet& set = thresholds_.at(g.host);
         std::size_t machines = 0;
+        const std::string& headline = headline_metric(g);
         for (const auto& metric : gated_metrics()) {
             const auto now = g.samples(metric);
+            if (now.empty() && metric != headline) continue;  // a metric the run does not measure
             const auto spread = machine_spread(
                 detail::other_machine_levels(others, machines_, metric, options_.history_rule.noise_runs, comparable));
-            if (!spread && perfgate::metric(metric).required) return std::nullopt;
+            if (!spread && (perfgate::metric(metric).required || metric == headline)) return std::nullopt;
             if (!spread || now.empty()) {
                 if (!now.empty()) p.metrics.push_back(unjudged_metric(metric, {}, now));
                 continue;
@@ -526,12 +529,15 @@ private:
         const ThresholdSet& set = thresholds_.at(g.host);
         auto history = history_groups(g, &file, &b, spellings);
         if (!history) return history.error();
+        const std::string& headline = headline_metric(g);
         for (const auto& metric : gated_metrics()) {
             const auto before = b.samples(metric), now = g.samples(metric);
-            // A metric that neither side measures (a runtime that reports decode only) is not a
-            // comparison at all; one side without it is still reported as not comparable.
-            if (before.empty() && now.empty() && !p.metrics.empty()) continue;
-            if (!perfgate::metric(metric).required && (before.empty() || now.empty())) {
+            // A metric that neither side measures (a runtime that reports decode only, a counted
+            // pair's rates) is not a comparison at all; one side without it is still reported as not
+            // comparable.
+            if (before.empty() && now.empty() && metric != headline) continue;
+            const bool required = perfgate::metric(metric).required || metric == headline;
+            if (!required && (before.empty() || now.empty())) {
                 p.metrics.push_back(unjudged_metric(metric, before, now));
                 continue;
             }
@@ -560,7 +566,7 @@ private:
                 if (seen.insert(run.run).second) levels.push_back(std::move(run));
                 else repeated.push_back(run.run);
             }
-        if (!repeated.empty() && metric == gated_metrics().front())
+        if (!repeated.empty() && metric == headline_metric(g))
             warnings.push_back(fmt::format("run {} appears in more than one history file of {} {}; each run is counted "
                                            "once",
                                            fmt::join(repeated, ", "), g.runtime, g.raw_model));

@@ -47,6 +47,8 @@ void status_metrics(PairReport& p, Verdict v, const std::string& reason, const S
                     const SampleGroup* base) {
     p.verdict = v;
     p.reason = reason;
+    const SampleGroup* group = now ? now : base;
+    const std::string* headline = group ? &headline_metric(*group) : nullptr;
     for (const auto& metric : gated_metrics()) {
         MetricCheck m;
         m.metric = metric;
@@ -56,8 +58,10 @@ void status_metrics(PairReport& p, Verdict v, const std::string& reason, const S
         if (!m.current_samples.empty()) m.current_value = median(m.current_samples);
         if (base) m.baseline_samples = base->samples(metric);
         if (!m.baseline_samples.empty()) m.baseline_value = median(m.baseline_samples);
-        // An optional metric neither side recorded (every file before peak memory) is not a line.
-        if (!perfgate::metric(metric).required && m.current_samples.empty() && m.baseline_samples.empty()) continue;
+        // A metric neither side recorded (peak memory in every file before it, a counted pair's
+        // rates) is not a line; the pair's headline is, so that a pair always has one.
+        const bool headline_line = headline ? metric == *headline : perfgate::metric(metric).required;
+        if (!headline_line && m.current_samples.empty() && m.baseline_samples.empty()) continue;
         p.metrics.push_back(std::move(m));
     }
 }

@@ -26,6 +26,12 @@ const std::vector<std::string>& gated_metrics() {
     return gated_metric_keys();
 }
 
+const std::string& headline_metric(const SampleGroup& g) {
+    for (const auto& metric : gated_metrics())
+        if (!g.samples(metric).empty()) return metric;
+    return gated_metrics().front();
+}
+
 std::string SampleGroup::model_key() const {
     return model + '\x1f' + harness + '\x1f' + opt_text(batch);
 }

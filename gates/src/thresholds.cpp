@@ -320,19 +320,22 @@ Threshold ThresholdSet::lookup(std::string_view metric, std::string_view model, 
     bool run_noise_set = false;
     std::vector<std::string> sources;
     for (const auto& layer : layers_) {
+        std::optional<double> layer_run_noise;
         for (const auto& rule : layer.rules) {
             if (rule.metric != "*" && rule.metric != metric) continue;
             if (!glob_match(rule.model, model) || !glob_match(rule.runtime, runtime)) continue;
             if (rule.fields.max_drop) t.max_drop = *rule.fields.max_drop;
             if (rule.fields.alpha) t.alpha = *rule.fields.alpha;
             if (rule.fields.noise) t.noise = *rule.fields.noise;
-            // run_noise only ever widens: the fallback rule stays at least as conservative as the
-            // defaults' prior, and a calibrated pair whose runs spread further raises it.
-            if (rule.fields.run_noise) t.run_noise = run_noise_set ? std::max(t.run_noise, *rule.fields.run_noise)
-                                                                   : *rule.fields.run_noise;
-            if (rule.fields.run_noise) run_noise_set = true;
+            // Within one file a later rule wins, as for the other fields: default.json's prior for
+            // instruction counts (which repeat to 1e-7) replaces its "*" prior for rates.
+            if (rule.fields.run_noise) layer_run_noise = *rule.fields.run_noise;
             sources.push_back(rule.where);
         }
+        // Across files run_noise only ever widens: the fallback rule stays at least as conservative
+        // as the defaults' prior, and a calibrated pair whose runs spread further raises it.
+        if (layer_run_noise) t.run_noise = run_noise_set ? std::max(t.run_noise, *layer_run_noise) : *layer_run_noise;
+        if (layer_run_noise) run_noise_set = true;
     }
     t.source = fmt::format("{}", fmt::join(sources, ", "));
     return t;

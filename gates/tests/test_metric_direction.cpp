@@ -259,3 +259,77 @@ TEST_CASE("a memory change of a few MiB never counts, whatever its fraction", "[
                                 HistoryRule{})
               .verdict == Verdict::regressed);
 }
+
+namespace {
+
+// A counted pair's row (perf's "measure": "instructions"): instructions per token, nothing timed.
+ResultRow counted_row(double decode_instructions, int day, const std::string& run, bool same_session = false) {
+    ResultRow r = testing::history_row(1.0, day, run);
+    r.runtime = "llama-bench-instructions";
+    r.decode_tok_s.reset();
+    r.prefill_tok_s.reset();
+    r.decode_instructions_per_token = decode_instructions;
+    r.decode_instructions_per_token_samples = {decode_instructions};
+    r.prefill_instructions_per_token = decode_instructions / 2.3;
+    r.prefill_instructions_per_token_samples = {decode_instructions / 2.3};
+    if (same_session) r.timestamp = "2026-11-10T10:00:00Z";
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("a counted pair is judged on its instructions, lower is better, with no rate lines", "[gates][metric][instructions]") {
+    CHECK(metric("decode_instructions_per_token").better == Better::lower);
+    testing::TempDir tmp;
+    // Counts that repeat to a few parts in 10^8, as cachegrind's do (docs/instructions.md).
+    for (int i = 0; i < 6; ++i)
+        REQUIRE(append_results_locked(tmp.sub(fmt::format("bench/cpu_cpu-epyc_2026-11-{:02}_instructions.csv", i + 1)),
+                                      {counted_row(15336217.0 + i * 0.5, i + 1, fmt::format("h{}", i))}));
+    const auto judge = [&](double level) {
+        auto report = gate_rows({counted_row(level, 10, "now")}, options_for(tmp));
+        REQUIRE(report);
+        REQUIRE(report->pairs.size() == 1);
+        return report->pairs.front();
+    };
+    const auto same = judge(15336217.2);
+    INFO(same.reason);
+    CHECK(same.verdict == Verdict::unchanged);
+    // Only what the pair measures: no decode_tok_s or prefill_tok_s line of a pair that has none.
+    for (const auto& m : same.metrics) CHECK(m.metric.find("instructions_per_token") != std::string::npos);
+    CHECK(same.metrics.size() == 2);
+    CHECK(check_of(same, "decode_instructions_per_token").history_runs == 6);
+    // One percent more work per token is beyond the 0.5% floor of thresholds/default.json.
+    const auto more = judge(15336217.0 * 1.01);
+    CHECK(more.verdict == Verdict::regressed);
+    CHECK(check_of(more, "decode_instructions_per_token").verdict == Verdict::regressed);
+    CHECK(*check_of(more, "decode_instructions_per_token").change == Approx(0.01).epsilon(0.01));
+    CHECK(check_of(more, "decode_instructions_per_token").max_drop == Approx(0.005));
+    // The counts' own spread is below the 0.1% the rule assumes at least: the MDE is under 1%.
+    CHECK(*check_of(more, "decode_instructions_per_token").min_detectable_effect < 0.01);
+    // Less work per token is an improvement; a change within the floor is not a regression.
+    CHECK(check_of(judge(15336217.0 * 0.98), "decode_instructions_per_token").verdict == Verdict::improved);
+    CHECK(judge(15336217.0 * 1.002).verdict != Verdict::regressed);
+}
+
+TEST_CASE("a counted pair with too little history: the fallback prior is default.json's for counts, not 5%",
+          "[gates][metric][instructions]") {
+    testing::TempDir tmp;
+    REQUIRE(append_results_locked(tmp.sub("bench/cpu_cpu-epyc_2026-11-01_instructions.csv"),
+                                  {counted_row(15336217.0, 1, "h0")}));
+    auto report = gate_rows({counted_row(15336217.0 * 1.01, 10, "now")}, options_for(tmp));
+    REQUIRE(report);
+    const auto& m = check_of(report->pairs.front(), "decode_instructions_per_token");
+    INFO(m.reason);
+    CHECK(m.test == "fallback");
+    CHECK(*m.run_noise == Approx(0.001));
+    CHECK(m.verdict == Verdict::regressed);
+}
+
+TEST_CASE("paired A/B rule on counts that repeat exactly: 1% more work regresses, the same is unchanged",
+          "[gates][metric][instructions]") {
+    const std::vector<double> base(5, 15336217.0), same(5, 15336217.0), more(5, 15336217.0 * 1.01);
+    const auto regressed = decide_paired("decode_instructions_per_token", base, more, 0.005, 0.99);
+    CHECK(regressed.verdict == Verdict::regressed);
+    CHECK(*regressed.change == Approx(0.01).epsilon(0.01));
+    CHECK(decide_paired("decode_instructions_per_token", base, same, 0.005, 0.99).verdict == Verdict::unchanged);
+}

@@ -26,6 +26,9 @@ bool sets_thread_count(const SuiteRuntime& runtime) {
 
 std::vector<std::string> default_thread_flags(const Suite& suite, const SuiteRuntime& runtime, const HostContext& host) {
     if (suite.backend != "cpu" || !adapter_of(runtime).takes_cpu_threads) return {};
+    // Counted instructions: one thread. Threads that spin while they wait for each other execute
+    // as many instructions as the scheduler lets them, so only one thread counts the same each time.
+    if (runtime.measure == Measure::instructions) return sets_thread_count(runtime) ? std::vector<std::string>{} : std::vector<std::string>{"-t", "1"};
     if (suite.replay || runtime.replay || !host.replay.empty()) return {};  // a recording ran with what it ran
     if (!host.cpu_cores || sets_thread_count(runtime)) return {};
     return {"-t", std::to_string(default_cpu_threads(*host.cpu_cores))};

@@ -20,13 +20,6 @@ std::string printable_tail(const std::string& text) {
     return perfgate::printable_excerpt(text.size() > keep ? std::string_view(text).substr(text.size() - keep) : text, keep);
 }
 
-// Reasons are printed on one line (CTest output, the summary line of perfgate run).
-std::string one_line(std::string text) {
-    for (char& c : text)
-        if (c == '\n' || c == '\r') c = ' ';
-    return text;
-}
-
 // Progress on the console while the runtime works: the runtime's own progress lines as they
 // arrive (llama-bench's --progress: "benchmark 2/2: generation run 2/3"), and for any runtime a
 // line every `quiet_s` seconds in which nothing was shown, so a long repetition is never a silent
@@ -139,6 +132,12 @@ void add_measured_launch(PairReadings& readings, const LaunchPlan& plan, const M
 }
 
 }  // namespace
+
+std::string one_line(std::string text) {
+    for (char& c : text)
+        if (c == '\n' || c == '\r') c = ' ';
+    return text;
+}
 
 std::variant<PairReadings, LaunchStop> run_launches(const LaunchPlan& plan, ContentionGuard& guard,
                                                     DeviceMemorySampler& device_memory, std::ostream& log) {

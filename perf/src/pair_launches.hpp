@@ -44,6 +44,9 @@ struct LaunchStop {
     std::optional<Measurement> partial;
 };
 
+// A launch's reason on one line (CTest output, the summary line of perfgate run).
+std::string one_line(std::string text);
+
 // Runs the plan's warmups and repetitions; the first launch that fails, or that others disturbed,
 // ends them. `guard` waits before each launch and accounts after it; `device_memory` samples the
 // GPU memory of each launch.

@@ -21,6 +21,7 @@
 #include "cpu_threads.hpp"
 #include "model_source.hpp"
 #include "pair_launches.hpp"
+#include "instruction_launches.hpp"
 
 namespace perfgate::perf {
 namespace {
@@ -161,8 +162,12 @@ SuiteRuntime runtime_for_host(const Suite& suite, const SuiteRuntime& declared, 
     if (auto it = req.binaries.find(rt.name); it != req.binaries.end()) rt.binary = it->second;
     if (const auto threads = default_thread_flags(suite, rt, req.host); !threads.empty()) {
         rt.flags.insert(rt.flags.end(), threads.begin(), threads.end());
-        log << fmt::format("{}: {} {} (the default for a host with {} usable core{}; the suite sets no -t)\n", label,
-                           threads[0], threads[1], *req.host.cpu_cores, *req.host.cpu_cores == 1 ? "" : "s");
+        if (rt.measure == Measure::instructions)
+            log << fmt::format("{}: {} {} (instructions are counted on one thread; the suite sets no -t)\n", label,
+                               threads[0], threads[1]);
+        else
+            log << fmt::format("{}: {} {} (the default for a host with {} usable core{}; the suite sets no -t)\n", label,
+                               threads[0], threads[1], *req.host.cpu_cores, *req.host.cpu_cores == 1 ? "" : "s");
     }
     return rt;
 }
@@ -175,9 +180,11 @@ bool replayed(const Suite& suite, const SuiteRuntime& rt, const PairRequest& req
 // Made when the pair starts, so that it watches the preparation (fit, forge) as well.
 ContentionGuard contention_guard(const Suite& suite, const SuiteRuntime& rt, const PairRequest& req,
                                  const std::string& label, std::ostream& log) {
-    ContentionGuard guard = replayed(suite, rt, req) ? ContentionGuard::disabled("off:replay")
-                                     : ContentionGuard(req.contention, suite.workload.contention, suite.backend,
-                                                       req.contention_seams);
+    // Counted instructions do not depend on what else runs (docs/instructions.md): nothing to wait for.
+    ContentionGuard guard = replayed(suite, rt, req)                  ? ContentionGuard::disabled("off:replay")
+                            : rt.measure == Measure::instructions ? ContentionGuard::disabled("off:instructions")
+                                                                   : ContentionGuard(req.contention, suite.workload.contention,
+                                                                                     suite.backend, req.contention_seams);
     if (!req.host.replay.empty()) log << label << ": host facts REPLAYED from " << req.host.replay << '\n';
     if (rt.replay || suite.replay) log << label << ": runtime is a REPLAY stub printing recorded output\n";
     return guard;
@@ -306,6 +313,40 @@ Expected<PairOutcome> finish_stopped(PairRun& pair, const LaunchStop& stop) {
     return finish(pair, outcome_of(stop.status, stop.reason));
 }
 
+// A counted workload that failed: its row records the status only (rates under valgrind are no
+// readings of the runtime).
+Expected<PairOutcome> finish_stopped_without_readings(PairRun& pair, const LaunchStop& stop) {
+    return finish(pair, outcome_of(stop.status, stop.reason));
+}
+
+// A pair measured with "measure": "instructions": the counted workloads under cachegrind, and a
+// row with the instructions per token and nothing timed (rates under valgrind say nothing about
+// the runtime). The row's command is the base workload's, as valgrind ran it.
+Expected<PairOutcome> count_instructions(PairRun& pair) {
+    const InstructionPlan plan{pair.suite.path.string(), pair.runtime, pair.model, pair.suite.workload,
+                               pair.model_path, pair.model.forge_spec.string(), pair.label};
+    auto counted = run_instruction_launches(plan, pair.log);
+    if (!counted) return counted.error();
+    if (const auto* stop = std::get_if<LaunchStop>(&*counted)) return finish_stopped_without_readings(pair, *stop);
+    const auto& readings = std::get<InstructionReadings>(*counted);
+    ResultRow& row = pair.row;
+    row.command = fmt::format("{} {} {} {}", pair.runtime.valgrind, join({"--tool=cachegrind", "--cache-sim=no"}),
+                              pair.runtime.binary, join(readings.base_args));
+    row.prompt_tokens = pair.suite.workload.prompt_tokens;
+    row.generated_tokens = pair.suite.workload.generated_tokens;
+    row.repetitions = 1;
+    if (row.runtime_commit.empty()) row.runtime_commit = perfgate::printable_excerpt(readings.base.facts.commit, 256);
+    if (row.runtime_version.empty()) row.runtime_version = perfgate::printable_excerpt(readings.base.facts.version, 256);
+    if (readings.base.facts.model_size) row.model_bytes = readings.base.facts.model_size;
+    row.prefill_instructions_per_token = readings.prefill_per_token;
+    row.prefill_instructions_per_token_samples = {readings.prefill_per_token};
+    row.decode_instructions_per_token = readings.decode_per_token;
+    row.decode_instructions_per_token_samples = {readings.decode_per_token};
+    pair.log << fmt::format("{}: prefill {:.4f} M instructions/token, decode {:.4f} M instructions/token\n", pair.label,
+                            readings.prefill_per_token / 1e6, readings.decode_per_token / 1e6);
+    return finish(pair, outcome_of(StatusToken{"ok"}));
+}
+
 }  // namespace
 
 std::vector<std::string> build_arguments(const SuiteRuntime& rt, const Workload& w, const std::string& model_path,
@@ -353,7 +394,8 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
     // 3. The checkpoint.
     if (auto forged = forge_if_from_spec(pair, *estimate); !forged) return forged.error();
 
-    // 4. Warmup and repetitions; 5. the row; 6. cooldown.
+    // 4. Warmup and repetitions (or the counted workloads); 5. the row; 6. cooldown.
+    if (pair.runtime.measure == Measure::instructions) return count_instructions(pair);
     const auto launched = run_launches(launch_plan(pair), pair.guard, pair.device_memory, log);
     if (const auto* stop = std::get_if<LaunchStop>(&launched)) return finish_stopped(pair, *stop);
     apply_readings(pair, std::get<PairReadings>(launched));

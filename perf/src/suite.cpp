@@ -152,11 +152,28 @@ void read_kind_rules(JsonFields& r, const json& obj, const std::string& ptr, con
     if (auto v = r.boolean(obj, ptr, "repetitions_in_process")) rt.in_process_repetitions = *v;
 }
 
+// "measure": "time" (the default) or "instructions" (docs/instructions.md), and the valgrind that
+// counts them. Counting runs the runtime on this machine under valgrind: a replay has nothing to count.
+void read_measure(JsonFields& r, const json& obj, const std::string& ptr, const std::filesystem::path& base,
+                  SuiteRuntime& rt) {
+    const auto measure = r.string(obj, ptr, "measure").value_or("time");
+    if (measure == "instructions") rt.measure = Measure::instructions;
+    else if (measure != "time" && !r.failed())
+        r.fail(ptr + "/measure", "measure must be \"time\" or \"instructions\" (got \"" + measure + "\")");
+    if (auto v = r.string(obj, ptr, "valgrind")) {
+        if (rt.measure != Measure::instructions && !r.failed())
+            r.fail(ptr + "/valgrind", "\"valgrind\" is for a runtime with \"measure\": \"instructions\"");
+        rt.valgrind = runtime_binary(base, *v);
+    }
+    if (rt.measure == Measure::instructions && rt.replay && !r.failed())
+        r.fail(ptr + "/measure", "a replay runtime prints recorded output: it has no instructions to count");
+}
+
 void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const std::filesystem::path& base, SuiteRuntime& rt) {
     if (!obj.is_object()) return r.fail(ptr, "a runtime must be an object");
     only_keys(r, obj, ptr, {"name", "kind", "binary", "args", "flags", "env", "output", "patterns",
                            "repetitions_in_process", "version", "commit", "upstream_commit", "overlay_commit",
-                           "replay", "description", "format"});
+                           "replay", "description", "format", "measure", "valgrind"});
     rt.line = static_cast<int>(r.line(ptr));
     read_runtime_name(r, obj, ptr, rt);
     const auto kind = r.string(obj, ptr, "kind", Need::required).value_or("");
@@ -180,6 +197,7 @@ void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const 
     rt.upstream_commit = r.string(obj, ptr, "upstream_commit").value_or("");
     rt.overlay_commit = r.string(obj, ptr, "overlay_commit").value_or("");
     if (auto it = obj.find("replay"); it != obj.end()) rt.replay = it->is_boolean() && it->get<bool>();
+    read_measure(r, obj, ptr, base, rt);
 }
 
 // The suite's own settings, before its lists: name, backend, replay, results suffix, overhead and
@@ -297,6 +315,15 @@ Expected<Suite> parse_suite(const std::string& text, const std::string& origin, 
         read_declared(r, *models, "models", "model", base, read_model, s.models, names.models);
     if (const json* runtimes = r.failed() ? nullptr : declared_list(r, doc, "runtimes"))
         read_declared(r, *runtimes, "runtimes", "runtime", base, read_runtime, s.runtimes, names.runtimes);
+    if (r.failed()) return r.error();
+    // Instructions are counted by valgrind on the CPU: GPU kernels are invisible to it, and a
+    // recorded output has nothing to count.
+    for (std::size_t i = 0; i < s.runtimes.size() && !r.failed(); ++i)
+        if (s.runtimes[i].measure == Measure::instructions && (s.backend != "cpu" || s.replay))
+            r.fail("/runtimes/" + std::to_string(i) + "/measure",
+                   s.replay ? std::string("a replay suite has no instructions to count")
+                            : "\"measure\": \"instructions\" counts CPU instructions under valgrind: it needs a cpu "
+                              "suite (this one's backend is " + s.backend + ")");
     if (r.failed()) return r.error();
     read_pairs(r, doc, names, s);
     if (r.failed()) return r.error();

@@ -56,37 +56,29 @@ std::string cell_text(const ModelLine& line, const std::string& runtime, bool de
 }
 
 // The memory metrics' columns: host memory, and device memory where it was sampled.
-struct MemoryColumn {
-    std::string_view metric;
-    std::optional<Spread> RuntimeCell::*spread;
-    std::string_view header;  // after the runtime's name
-};
-
-const std::vector<MemoryColumn>& memory_columns() {
-    static const std::vector<MemoryColumn> columns = {
-        {"peak_memory_bytes", &RuntimeCell::peak_memory, "peak memory MiB"},
-        {"peak_device_memory_bytes", &RuntimeCell::peak_device_memory, "device memory MiB"},
-    };
-    return columns;
-}
-
-// A peak in MiB: the largest launch, as a memory budget is read.
-std::string memory_text(const ModelLine& line, const std::string& runtime, const MemoryColumn& column) {
-    auto it = line.cells.find(runtime);
-    if (it == line.cells.end() || it->second.status != "ok" || !(it->second.*column.spread)) return "-";
-    return fmt::format("{:.1f}", (it->second.*column.spread)->max / perfgate::metric(column.metric).display_scale);
-}
-
-// The memory columns that some cell has a figure for.
-std::vector<const MemoryColumn*> shown_memory_columns(const ReportData& d) {
-    std::vector<const MemoryColumn*> shown;
-    for (const auto& column : memory_columns()) {
+// The columns of the metrics beside the two rates (peak memory, device memory, instructions per
+// token), from the metric table (perfgate/core/metric.hpp), in its order: those some cell has.
+std::vector<const Metric*> figure_columns(const ReportData& d) {
+    std::vector<const Metric*> shown;
+    for (const auto& m : metrics()) {
+        if (m.key == "decode_tok_s" || m.key == "prefill_tok_s") continue;
         bool any = false;
         for (const auto& line : d.lines)
-            for (const auto& [runtime, cell] : line.cells) any = any || (cell.*column.spread).has_value();
-        if (any) shown.push_back(&column);
+            for (const auto& [runtime, cell] : line.cells) any = any || cell.figures.count(std::string(m.key));
+        if (any) shown.push_back(&m);
     }
     return shown;
+}
+
+// A figure in its display unit: a peak (bytes) as its largest launch, as a memory budget is read;
+// any other figure as its median.
+std::string figure_text(const ModelLine& line, const std::string& runtime, const Metric& m) {
+    auto it = line.cells.find(runtime);
+    if (it == line.cells.end() || it->second.status != "ok") return "-";
+    auto f = it->second.figures.find(std::string(m.key));
+    if (f == it->second.figures.end()) return "-";
+    const double value = m.unit == "bytes" ? f->second.max : f->second.median;
+    return m.unit == "bytes" ? fmt::format("{:.1f}", value / m.display_scale) : fmt::format("{:.3f}", value / m.display_scale);
 }
 
 std::string size_text(const ModelLine& line) {
@@ -267,10 +259,10 @@ void render_results(std::string& p, const PageInputs& in) {
         head += fmt::format(" decode {}/{} |", md(cmp->pair.a), md(cmp->pair.b));
         rule += "---:|";
     }
-    const auto memory = shown_memory_columns(d);
-    for (const auto* column : memory)
+    const auto figures = figure_columns(d);
+    for (const auto* m : figures)
         for (const auto& rt : d.runtimes) {
-            head += fmt::format(" {} {} |", md(rt), column->header);
+            head += fmt::format(" {} {} {} |", md(rt), m->label, m->display_unit);
             rule += "---:|";
         }
     if (in.bandwidth) {
@@ -294,8 +286,8 @@ void render_results(std::string& p, const PageInputs& in) {
         if (cmp)
             row += (ratio && ratio->decode_ratio ? fmt::format(" {:.3f}{} |", *ratio->decode_ratio, ratio->below_min ? " **below gate**" : "")
                                                  : " - |");
-        for (const auto* column : memory)
-            for (const auto& rt : d.runtimes) row += " " + memory_text(line, rt, *column) + " |";
+        for (const auto* m : figures)
+            for (const auto& rt : d.runtimes) row += " " + figure_text(line, rt, *m) + " |";
         if (in.bandwidth) row += " " + efficiency_text(line, d.runtimes, *in.bandwidth) + " |";
         p += row + "\n";
     }

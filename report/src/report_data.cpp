@@ -7,6 +7,7 @@
 
 #include "distinct.hpp"
 #include "perfgate/core/csv.hpp"
+#include "perfgate/core/metric.hpp"
 
 namespace perfgate::report {
 namespace {
@@ -14,7 +15,8 @@ namespace {
 std::string text_of(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string("?"); }
 
 void fill_cell(RuntimeCell& cell) {
-    std::vector<double> decode, prefill, peak_memory, peak_device_memory;
+    std::vector<double> decode, prefill;
+    std::map<std::string, std::vector<double>> figures;
     bool any_ok = false;
     std::string last_status;
     detail::OrderedUnique prompt_gen;
@@ -23,10 +25,11 @@ void fill_cell(RuntimeCell& cell) {
         auto p = g->samples("prefill_tok_s");
         decode.insert(decode.end(), d.begin(), d.end());
         prefill.insert(prefill.end(), p.begin(), p.end());
-        auto m = g->samples("peak_memory_bytes");
-        peak_memory.insert(peak_memory.end(), m.begin(), m.end());
-        auto dm = g->samples("peak_device_memory_bytes");
-        peak_device_memory.insert(peak_device_memory.end(), dm.begin(), dm.end());
+        for (const auto& key : registered_metric_keys()) {
+            if (key == "decode_tok_s" || key == "prefill_tok_s") continue;
+            auto v = g->samples(key);
+            if (!v.empty()) figures[key].insert(figures[key].end(), v.begin(), v.end());
+        }
         if (!g->ok_rows.empty()) any_ok = true;
         last_status = g->status();
         cell.date = std::max(cell.date, g->date());
@@ -38,8 +41,8 @@ void fill_cell(RuntimeCell& cell) {
     cell.status = any_ok ? "ok" : last_status;
     cell.decode = spread_of(decode);
     cell.prefill = spread_of(prefill);
-    cell.peak_memory = spread_of(peak_memory);
-    cell.peak_device_memory = spread_of(peak_device_memory);
+    for (auto& [key, values] : figures)
+        if (auto spread = spread_of(std::move(values))) cell.figures[key] = *spread;
 }
 
 }  // namespace

@@ -235,3 +235,30 @@ TEST_CASE("device memory on the page: its own columns, only when some pair sampl
     CHECK(line->at(*device) == "1600.0");  // the largest launch
     CHECK(line->at(*none) == "-");
 }
+
+TEST_CASE("instruction counts on the page: columns from the metric table, in M instructions per token",
+          "[report][perfgate][instructions]") {
+    testing::TempDir dir;
+    auto timed = cpu_row("llama-bench", "tiny-llama-ci", {60, 58, 61}, {1000, 990, 1010}, "2026-10-01");
+    auto counted = cpu_row("llama-bench-instructions", "tiny-llama-ci", {60}, {1000}, "2026-10-01");
+    counted.decode_tok_s.reset();
+    counted.decode_tok_s_samples.clear();
+    counted.prefill_tok_s.reset();
+    counted.prefill_tok_s_samples.clear();
+    counted.decode_instructions_per_token = 15336217.19;
+    counted.prefill_instructions_per_token = 6740147.5;
+    const auto results = results_table_of(dir, {timed, counted});
+    const auto decode = results.column("llama-bench-instructions decode instructions M instr/token");
+    const auto prefill = results.column("llama-bench-instructions prefill instructions M instr/token");
+    const auto timed_decode = results.column("llama-bench decode instructions M instr/token");
+    REQUIRE(decode);
+    REQUIRE(prefill);
+    REQUIRE(timed_decode);
+    const auto* line = results.row("tiny-llama-ci");
+    REQUIRE(line != nullptr);
+    CHECK(line->at(*decode) == "15.336");
+    CHECK(line->at(*prefill) == "6.740");
+    CHECK(line->at(*timed_decode) == "-");
+    // The counted pair has no rate: its tok/s cells say so.
+    CHECK(line->at(*results.column("llama-bench-instructions decode tok/s")) == "-");
+}

@@ -10,6 +10,7 @@
 #include "perfgate/core/console.hpp"
 #include "perfgate/core/metric.hpp"
 #include "perfgate/core/escape.hpp"
+#include "perfgate/core/file_write.hpp"
 #include "perfgate/gates/junit.hpp"
 #include "percent_text.hpp"
 
@@ -248,6 +249,22 @@ std::string render_ab(const AbReport& report, AbFormat format, bool color) {
         case AbFormat::junit: return render_junit(report);
     }
     return render_text(report, color);
+}
+
+Status write_ab_summary(const AbReport& report, const std::filesystem::path& dir) {
+    for (auto [name, format] : {std::pair{"ab.md", AbFormat::markdown}, std::pair{"ab.junit.xml", AbFormat::junit},
+                                std::pair{"ab.json", AbFormat::json}})
+        if (auto st = replace_file((dir / name).string(), render_ab(report, format)); !st) return st;
+    return Ok{};
+}
+
+Status prepare_ab_summary_dir(const std::filesystem::path& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec || !std::filesystem::is_directory(dir))
+        return make_error("--summary-dir " + dir.string() + ": not a folder that can be created" +
+                          (ec ? " (" + ec.message() + ")" : std::string()));
+    return Ok{};
 }
 
 }  // namespace perfgate::runner

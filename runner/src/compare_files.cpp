@@ -1,44 +1,18 @@
 #include "perfgate/runner/compare_files.hpp"
 
 #include <fmt/format.h>
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "perfgate/core/csv.hpp"
+#include "perfgate/core/scratch_folder.hpp"
 #include "perfgate/perf/result_files.hpp"
 
 namespace perfgate::runner {
 using perf::read_result_file;
 using perf::ResultFileFormat;
 namespace {
-
-// A private scratch folder, removed when the comparison is done. The gate's explicit baseline is
-// a file, so converted llama-bench rows are written there in perfgate's schema; it is also the
-// (otherwise empty) history folder, so no unrelated CSV of the working directory is read.
-class ScratchFolder {
-public:
-    static Expected<ScratchFolder> make() {
-        std::error_code ec;
-        auto base = std::filesystem::temp_directory_path(ec);
-        if (ec) return make_error("compare: no temporary folder: " + ec.message());
-        std::string pattern = (base / "perfgate-compare-XXXXXX").string();
-        if (!::mkdtemp(pattern.data())) return make_error("compare: cannot create a folder in " + base.string());
-        return ScratchFolder(pattern);
-    }
-    ScratchFolder(ScratchFolder&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
-    ScratchFolder(const ScratchFolder&) = delete;
-    ~ScratchFolder() {
-        std::error_code ec;
-        if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-    }
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    explicit ScratchFolder(std::filesystem::path p) : path_(std::move(p)) {}
-    std::filesystem::path path_;
-};
 
 // The converted rows as a perfgate CSV named <backend>_<host>_<date>.csv, the name the gate reads
 // a series, host and date from.
@@ -63,7 +37,10 @@ Expected<gates::GateReport> compare_result_files(const std::string& baseline, co
     if (a->rows.empty()) return make_error(baseline + ": no result rows");
     if (b->rows.empty()) return make_error(current + ": no result rows");
 
-    auto scratch = ScratchFolder::make();
+    // A private folder: the gate's explicit baseline is a file, so converted llama-bench rows are
+    // written there in perfgate's schema; it is also the (otherwise empty) history folder, so no
+    // unrelated CSV of the working directory is read.
+    auto scratch = ScratchFolder::make("perfgate-compare");
     if (!scratch) return scratch.error();
     options.benchmarks_dir = scratch->path().string();
     options.baseline_ref.reset();  // two files on disk: nothing is read from git

@@ -17,6 +17,10 @@
 #   stub-runtime.sh binary            invalid UTF-8, NUL and terminal escapes on both streams, exit 1
 #   stub-runtime.sh binary-device FILE  a device line with invalid UTF-8 and escapes, then FILE, exit 0
 #   stub-runtime.sh slow FILE         STUB_SLEEP seconds (2), with a child, then the recorded output
+#   stub-runtime.sh work P N FILE     loops 30 times per prompt token P and 70 per generated token N
+#                                     (work that grows with the workload, for counted instructions),
+#                                     then the recorded output, exit 0 (further arguments ignored)
+#   stub-runtime.sh same P N FILE     the same output without the loops (work that does not grow)
 # STUB_PID_FILE, when set, receives the pid of every child the stub starts.
 here=$(dirname "$0")
 fixtures="${PERFGATE_FIXTURES:-$here/../../../tests/fixtures/probe-outputs}"
@@ -26,6 +30,11 @@ recorded() {
 }
 mode=$1; shift
 case "$mode" in
+    work)
+        i=0; n=$(( $1 * 30 + $2 * 70 ))
+        while [ "$i" -lt "$n" ]; do i=$((i + 1)); done
+        recorded "$3" ;;
+    same) recorded "$3" ;;
     print) recorded "$1" ;;
     orphan)
         sleep 300 &

@@ -50,7 +50,7 @@ const Metric& metric(std::string_view key);
 const std::vector<std::string>& registered_metric_keys();
 // The keys of the gated metrics, in the table's order: what the rules judge.
 const std::vector<std::string>& gated_metric_keys();
-// "decode_tok_s, prefill_tok_s, peak_memory_bytes"
+// "decode_tok_s, prefill_tok_s, peak_memory_bytes, ..."
 std::string metric_keys();
 
 // Whether a change from `baseline` to `current` is too small in absolute terms to count against a

@@ -96,6 +96,14 @@ struct ResultRow : HostRecord {
     // (a CPU run, a replay). Lower is better.
     std::optional<double> peak_device_memory_bytes;
     std::vector<double> peak_device_memory_bytes_samples;
+    // (Written after peak_device_memory_bytes_samples.) Instructions the runtime executed per
+    // prompt token and per generated token, counted by valgrind's cachegrind (a pair measured with
+    // "measure": "instructions", docs/instructions.md): one sample per counted workload, the
+    // median as the headline. Deterministic where wall time is not; lower is better.
+    std::optional<double> prefill_instructions_per_token;
+    std::vector<double> prefill_instructions_per_token_samples;
+    std::optional<double> decode_instructions_per_token;
+    std::vector<double> decode_instructions_per_token_samples;
 
     // Where the row came from, for error messages and reports (not written).
     std::string source_file;
@@ -106,6 +114,8 @@ struct ResultRow : HostRecord {
     std::vector<double> prefill_samples() const;
     std::vector<double> peak_memory_samples() const;
     std::vector<double> peak_device_memory_samples() const;
+    std::vector<double> prefill_instructions_samples() const;
+    std::vector<double> decode_instructions_samples() const;
 };
 
 struct ResultFile {

@@ -55,4 +55,10 @@ std::vector<SampleGroup> group_rows(const std::vector<ResultRow>& rows, const Ro
 // their order.
 const std::vector<std::string>& gated_metrics();
 
+// The metric a pair is measured by: the first gated metric `g` has readings of (decode for a timed
+// pair, instructions per token for a counted one), else the first gated metric. It counts the
+// pair's runs, and it is the one line a pair keeps when neither side has a reading of anything;
+// the other metrics neither side measured are no comparison at all and are left out.
+const std::string& headline_metric(const SampleGroup& g);
+
 }  // namespace perfgate::gates

@@ -25,6 +25,11 @@ struct SuiteModel {
     int line = 0;                           // where it is declared, for messages
 };
 
+// What a pair measures (a runtime's "measure"): wall time (tokens per second, peak memory), or the
+// instructions the runtime executes per token, counted by valgrind's cachegrind
+// (docs/instructions.md).
+enum class Measure { time, instructions };
+
 struct SuiteRuntime {
     std::string name;                       // part of the test name and the CSV's runtime column
     std::string kind = "command";           // a row of the runtime table (runtime_adapter.hpp)
@@ -40,6 +45,8 @@ struct SuiteRuntime {
     std::string compiler;    // the C++ compiler that built it, from its --runtime-pin ("GNU 12.2.0")
     std::string format;                     // weight format this runtime uses (overrides the model's: bf16)
     bool replay = false;                    // a stub that prints recorded output
+    Measure measure = Measure::time;
+    std::string valgrind = "valgrind";      // measure instructions: the valgrind to run it under
     int line = 0;
 };
 

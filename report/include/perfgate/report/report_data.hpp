@@ -27,8 +27,9 @@ struct RuntimeCell {
     std::vector<const gates::SampleGroup*> groups;
     std::optional<Spread> decode;   // tok/s over every ok sample
     std::optional<Spread> prefill;
-    std::optional<Spread> peak_memory;  // bytes over every ok launch that recorded it
-    std::optional<Spread> peak_device_memory;  // the same for device memory, where it was sampled
+    // Every other registered metric (peak memory, device memory, instructions per token) that some
+    // ok row of the cell recorded, by key, in its recorded unit.
+    std::map<std::string, Spread> figures;
     std::string status = "ok";      // "ok" when any row is ok, else the last row's token
     std::string host, date;         // latest date of its rows
     std::vector<std::string> prompt_gen;  // distinct "prompt/generated" token counts
