@@ -1,5 +1,6 @@
 # Fuzz targets for every parser of external input: probe tool outputs, thresholds, the model
-# catalog, benchmark file names, model specs, GGUF headers, suite manifests and runtime outputs.
+# catalog, benchmark file names, model specs, GGUF headers, suite manifests, runtime outputs and
+# cachegrind's output files.
 # Included from fuzz/CMakeLists.txt. Each block is guarded by its library's target so that the fuzz
 # build works with whatever libraries the tree has.
 #
@@ -54,4 +55,6 @@ if(TARGET perfgate_perf)
                        SEEDS "${_src}/perf/suites" "${_regressions}/fuzz_suite")
   perfgate_fuzz_target(fuzz_adapters perfgate_perf SOURCES adapters_fuzz.cpp
                        SEEDS "${_src}/perf/tests/data/recorded" "${_fx}/probe-outputs" "${_regressions}/fuzz_adapters")
+  perfgate_fuzz_target(fuzz_cachegrind perfgate_perf SOURCES cachegrind_fuzz.cpp
+                       SEEDS "${_fx}/cachegrind" "${_regressions}/fuzz_cachegrind")
 endif()
