@@ -39,7 +39,10 @@ void add_gate_command(CLI::App& app) {
     auto& r = args->request;
     auto& o = r.options;
     auto* cmd = app.add_subcommand("gate", "Fail a run that regressed against its baseline (exit 0 pass, 1 regressed or failed, 2 bad input)");
-    add_results_option(cmd, o.results, "Result CSV to judge (repeatable)")->required();
+    add_results_option(cmd, o.results,
+                       "Result file to judge (repeatable): a perfgate or mlxcel CSV, or llama-bench's own -o json, -o jsonl or "
+                       "-o csv output (with --host: it names no host)")
+        ->required();
     cmd->add_option("--baseline", r.baseline, "Baseline CSV; default: the latest earlier CSV of the same backend/runtime and host");
     cmd->add_option("--benchmarks-dir", r.benchmarks_dir,
                     "Folder of earlier result CSVs (must exist); default: benchmarks/ of the project root, the nearest "

@@ -10,12 +10,14 @@
 #include "perfgate/core/exit_codes.hpp"
 #include "perfgate/report/make_report.hpp"
 #include "perfgate/report/reproduce_command.hpp"
+#include "perfgate/runner/results_as_csv.hpp"
 
 namespace perfgate::cli {
 namespace {
 
 struct ReportArgs {
     report::ReportOptions options;
+    std::string host;  // of llama-bench output files
     std::string compare;
     double min_ratio = 0;
     bool no_charts = false;
@@ -27,7 +29,15 @@ int run_report_command(ReportArgs args, const CLI::App& cmd) {
     if (cmd.count("--min-ratio") > 0) o.min_ratio = args.min_ratio;
     o.charts.enabled = !args.no_charts;
     o.command_line = report::reproduce_command(o);  // for the page's "How to reproduce"
-
+    if (!args.host.empty()) o.command_line += " --host " + args.host;
+    // llama-bench's own output is reported as its rows (perfgate's schema), like a results CSV.
+    auto results = runner::ResultsAsCsv::make(o.results, args.host);
+    if (!results) {
+        fmt::print(stderr, "perfgate report: {}\n", results.error().message);
+        return exit_code::usage;
+    }
+    o.results = results->csv_paths();
+    for (const auto& note : results->conversion_notes()) o.note += (o.note.empty() ? "" : "; ") + note;
     auto outcome = report::make_report(o);
     if (!outcome) {
         fmt::print(stderr, "{}\n", outcome.error().message);
@@ -44,7 +54,11 @@ void add_report_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "report", "Write a baseline page (markdown + SVG charts) from result CSVs; with --min-ratio, exit 1 when "
                   "runtime A's decode falls below the ratio x runtime B's for some model");
-    add_results_option(cmd, args->options.results, "Result CSV (repeatable)")->required();
+    add_results_option(cmd, args->options.results,
+                       "Result file (repeatable): a perfgate or mlxcel CSV, or llama-bench's own -o json, -o jsonl or -o "
+                       "csv output (with --host)")
+        ->required();
+    cmd->add_option("--host", args->host, "Host tag of llama-bench output files, which name none");
     cmd->add_option("--output", args->options.output, "Page to write, e.g. docs/benchmark_results/<backend>_<host>_<date>.md")
         ->required();
     cmd->add_option("--history-dir", args->options.history_dir, "Folder of earlier result CSVs for the history charts");

@@ -74,3 +74,16 @@ expect("run --probe-runtime unknown" 2 "unknown runtime kind \"nope\"" run --sui
        --write-host "${WORK_DIR}/host.json" --probe-runtime nope=/bin/true)
 expect("run --host-tag" 0 "host my-box-2 " run --suite "${SOURCE}/perf/suites/cpu.json" --write-host "${WORK_DIR}/host.json"
        --host-tag my-box-2)
+
+# gate and report read llama-bench's own output too (issue 25 item 5): with --host, as its rows.
+expect("gate json without --host" 2 "run-a.json: llama-bench output \\(llama-bench -o json\\) names no host.*--host"
+       gate --results "${outputs}/run-a.json" --benchmarks-dir "${WORK_DIR}" --thresholds-dir "${SOURCE}/thresholds")
+expect("gate jsonl with --host, first run allowed" 0 "perfgate: pass.*run-a.jsonl read as llama-bench -o jsonl"
+       gate --results "${outputs}/run-a.jsonl" --host h --benchmarks-dir "${WORK_DIR}" --thresholds-dir "${SOURCE}/thresholds"
+       --allow-empty --format markdown)
+expect("report json with --host" 0 "wrote .*lb.md"
+       report --results "${outputs}/run-b.json" --host h --output "${WORK_DIR}/lb.md" --no-charts)
+file(READ "${WORK_DIR}/lb.md" page)
+if(NOT page MATCHES "run-b.json read as llama-bench -o json" OR NOT page MATCHES "tiny-llama-ci-Q8_0-0b867dabe9a5bcd4")
+  message(FATAL_ERROR "report of a llama-bench json: the page does not name the file or the model:\n${page}")
+endif()

@@ -3,30 +3,15 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "perfgate/core/csv.hpp"
 #include "perfgate/core/scratch_folder.hpp"
 #include "perfgate/perf/result_files.hpp"
+#include "perfgate/runner/results_as_csv.hpp"
 
 namespace perfgate::runner {
 using perf::read_result_file;
 using perf::ResultFileFormat;
-namespace {
-
-// The converted rows as a perfgate CSV named <backend>_<host>_<date>.csv, the name the gate reads
-// a series, host and date from.
-Expected<std::string> write_rows(const std::filesystem::path& folder, const std::vector<ResultRow>& rows) {
-    const auto& first = rows.front();
-    const auto path = folder / fmt::format("{}_{}_{}.csv", first.backend, first.host, first.date);
-    std::ofstream out(path, std::ios::binary);
-    out << perfgate_header_line() << '\n';
-    for (const auto& r : rows) out << format_result_row(r);
-    if (!out) return make_error(path.string() + ": cannot write the converted baseline");
-    return path.string();
-}
-
-}  // namespace
 
 Expected<gates::GateReport> compare_result_files(const std::string& baseline, const std::string& current,
                                                  gates::GateOptions options, const std::string& host) {
@@ -47,7 +32,7 @@ Expected<gates::GateReport> compare_result_files(const std::string& baseline, co
     if (a->format == ResultFileFormat::results_csv) {
         options.baseline = baseline;
     } else {
-        auto written = write_rows(scratch->path(), a->rows);
+        auto written = write_rows_csv(scratch->path().string(), a->rows);
         if (!written) return written.error();
         options.baseline = *written;
     }

@@ -6,6 +6,7 @@
 
 #include "perfgate/core/project_paths.hpp"
 #include "perfgate/gates/statistics.hpp"
+#include "perfgate/runner/results_as_csv.hpp"
 #include "perfgate/runner/suite_at_ref.hpp"
 
 namespace perfgate::runner {
@@ -68,7 +69,18 @@ Expected<gates::GateReport> gate_files(const GateFilesRequest& request) {
     auto test = gates::stat_test_from_string(request.test);
     if (!test) return make_error("unknown --test " + request.test);
     o.test = *test;
-    return gates::run_gate(o);
+    // llama-bench's own output is gated as its rows: one verdict whatever format the readings are in.
+    auto results = ResultsAsCsv::make(o.results, o.host);
+    if (!results) return results.error();
+    o.results = results->csv_paths();
+    auto report = gates::run_gate(o);
+    if (!report) {
+        std::string message = report.error().message;
+        results->name_sources(message);
+        return make_error(message);
+    }
+    results->name_sources(*report);
+    return report;
 }
 
 }  // namespace perfgate::runner

@@ -5,7 +5,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "perfgate/core/csv.hpp"
+#include "perfgate/perf/result_files.hpp"
 #include "perfgate/runner/gate_files.hpp"
+#include "perfgate/runner/results_as_csv.hpp"
 #include "perfgate/test/files.hpp"
 
 using namespace perfgate;
@@ -104,4 +111,80 @@ TEST_CASE("gate_files: the next day's unchanged run passes against its baseline,
     auto allowed = gate_files(first);
     REQUIRE(allowed);
     CHECK(allowed->empty_run_failure.empty());
+}
+
+TEST_CASE("gate_files: llama-bench's own json, jsonl and csv of one run get one verdict, named by the user's file",
+          "[gate-files][llama-bench]") {
+    const auto outputs = [](const std::string& name) {
+        return test::source_path("perf/tests/data/recorded/llama-bench-outputs/" + name).string();
+    };
+    // The history: run A in perfgate's schema, a day earlier, filed under host h.
+    const fs::path tmp = test::fresh_dir("perfgate-runner-tests", "gate-files-llama-bench");
+    fs::create_directories(tmp / "history");
+    auto a = ResultsAsCsv::make({outputs("run-a.json")}, "h");
+    REQUIRE(a);
+    {
+        auto rows = perfgate::read_results_csv(a->csv_paths()[0]);
+        REQUIRE(rows);
+        for (auto& r : rows->rows) r.date = "2026-11-01", r.timestamp = "2026-11-01T10:00:00Z", r.run_id = "a";
+        REQUIRE(write_rows_csv((tmp / "history").string(), rows->rows));
+    }
+    const auto judge = [&](const std::string& file, const std::string& host) {
+        GateFilesRequest r;
+        r.options.results = {outputs(file)};
+        r.options.host = host;
+        r.benchmarks_dir = (tmp / "history").string();
+        r.thresholds_dir = test::source_path("thresholds").string();
+        return gate_files(r);
+    };
+    auto missing_host = judge("run-b.json", "");
+    REQUIRE_FALSE(missing_host);
+    CHECK_THAT(missing_host.error().message, Catch::Contains("run-b.json: llama-bench output (llama-bench -o json) names no host") &&
+                                                 Catch::Contains("--host"));
+    std::vector<gates::GateReport> reports;
+    for (const char* file : {"run-b.json", "run-b.jsonl", "run-b.csv"}) {
+        INFO(file);
+        auto report = judge(file, "h");
+        REQUIRE(report);
+        REQUIRE(report->pairs.size() == 1);
+        // Sources name the user's file, not the private copy; a note says how it was read.
+        CHECK_THAT(report->pairs[0].current_source, Catch::StartsWith(outputs(file)));
+        CHECK(std::any_of(report->notes.begin(), report->notes.end(),
+                          [&](const std::string& n) { return n.find(outputs(file) + " read as llama-bench -o") == 0; }));
+        CHECK(report->pairs[0].verdict != gates::Verdict::new_pair);  // judged against run A's history
+        reports.push_back(*report);
+    }
+    // One set of readings in three formats — llama-bench's json, the same objects as JSON lines, and
+    // perfgate's CSV of the same rows — gets one verdict, metric by metric. (run-b.jsonl and
+    // run-b.csv above were separate llama-bench runs: only their shape is run-b.json's.)
+    const auto doc = nlohmann::json::parse(test::read_file(outputs("run-b.json")));
+    {
+        std::ofstream lines(tmp / "same.jsonl", std::ios::binary);
+        for (const auto& object : doc) lines << object.dump() << '\n';
+    }
+    fs::create_directories(tmp / "csv");
+    auto b = perf::read_result_file(outputs("run-b.json"), "h");
+    REQUIRE(b);
+    auto csv = write_rows_csv((tmp / "csv").string(), b->rows);
+    REQUIRE(csv);
+    const auto judge_path = [&](const std::string& path) {
+        GateFilesRequest r;
+        r.options.results = {path};
+        r.options.host = "h";
+        r.benchmarks_dir = (tmp / "history").string();
+        r.thresholds_dir = test::source_path("thresholds").string();
+        auto report = gate_files(r);
+        REQUIRE(report);
+        REQUIRE(report->pairs.size() == 1);
+        return report->pairs[0];
+    };
+    const auto json = judge_path(outputs("run-b.json"));
+    for (const auto& other : {judge_path((tmp / "same.jsonl").string()), judge_path(*csv)}) {
+        CHECK(other.verdict == json.verdict);
+        REQUIRE(other.metrics.size() == json.metrics.size());
+        for (std::size_t i = 0; i < json.metrics.size(); ++i) {
+            CHECK(other.metrics[i].verdict == json.metrics[i].verdict);
+            CHECK(other.metrics[i].change == json.metrics[i].change);
+        }
+    }
 }
