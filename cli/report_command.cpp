@@ -40,7 +40,9 @@ int run_report_command(ReportArgs args, const CLI::App& cmd) {
     for (const auto& note : results->conversion_notes()) o.note += (o.note.empty() ? "" : "; ") + note;
     auto outcome = report::make_report(o);
     if (!outcome) {
-        fmt::print(stderr, "{}\n", outcome.error().message);
+        std::string message = outcome.error().message;
+        results->name_sources(message);  // the user's file, not the private copy
+        fmt::print(stderr, "{}\n", message);
         return exit_code::usage;
     }
     fmt::print("{}", outcome->summary);

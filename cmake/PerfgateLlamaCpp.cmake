@@ -204,6 +204,9 @@ file(CONFIGURE OUTPUT "${PERFGATE_LLAMA_PIN_FILE}" CONTENT "${_pin_json}" @ONLY)
 # PERFGATE_LLAMA_BENCH_PORTABLE is not given) and <pin_var> to its provenance file.
 function(perfgate_llama_portable_bench var pin_var)
   if(PERFGATE_LLAMA_BENCH_PORTABLE)
+    if(NOT EXISTS "${PERFGATE_LLAMA_BENCH_PORTABLE}")
+      message(FATAL_ERROR "PERFGATE_LLAMA_BENCH_PORTABLE=${PERFGATE_LLAMA_BENCH_PORTABLE} does not exist")
+    endif()
     set(${var} "${PERFGATE_LLAMA_BENCH_PORTABLE}" PARENT_SCOPE)
     set(${pin_var} "" PARENT_SCOPE)
     return()
@@ -221,7 +224,14 @@ function(perfgate_llama_portable_bench var pin_var)
   if(NOT TARGET perfgate_llama_cpp_portable)
     # CPU only and portable, whatever the embedded build's backend and native setting.
     list(FILTER _args EXCLUDE REGEX "^-D(GGML_NATIVE|GGML_CUDA|GGML_HIP|CMAKE_CUDA_ARCHITECTURES|GPU_TARGETS|AMDGPU_TARGETS|CMAKE_C_FLAGS|CMAKE_CXX_FLAGS)=")
+    # A list value (-DCMAKE_CUDA_ARCHITECTURES=86;89) left its later items as elements of their own.
+    list(FILTER _args INCLUDE REGEX "^-D")
     list(APPEND _args -DGGML_NATIVE=OFF)
+    # Named, not left to ggml's defaults: those follow GGML_NATIVE's default, which ggml turns off
+    # where SOURCE_DATE_EPOCH is set, and an SSE-only build would count other instructions.
+    if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+      list(APPEND _args -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_BMI2=ON -DGGML_FMA=ON -DGGML_F16C=ON)
+    endif()
     cmake_host_system_information(RESULT _cores QUERY NUMBER_OF_LOGICAL_CORES)
     ExternalProject_Add(perfgate_llama_cpp_portable
       SOURCE_DIR "${_root}/src"

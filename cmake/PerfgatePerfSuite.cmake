@@ -285,6 +285,7 @@ function(perfgate_add_perf_suite)
     endif()
   endif()
 
+  set(_enabled_pairs 0)
   foreach(_pair IN LISTS _pairs)
     string(REPLACE "/" ";" _parts "${_pair}")
     list(GET _parts 0 _rt)
@@ -313,6 +314,8 @@ function(perfgate_add_perf_suite)
       # Listed, and shown as not run: this build has no portable llama-bench to count with.
       set_tests_properties(${_test} PROPERTIES DISABLED TRUE)
       message(STATUS "perfgate: ${_test} is disabled: no portable llama-bench (fetch the pinned llama.cpp, or give -DPERFGATE_LLAMA_BENCH_PORTABLE=...)")
+    else()
+      math(EXPR _enabled_pairs "${_enabled_pairs} + 1")
     endif()
     set(_labels "${arg_LABEL};${arg_BACKEND};${_rt}")
     if(_counts_${_rt})
@@ -339,6 +342,11 @@ function(perfgate_add_perf_suite)
       LABELS "${arg_LABEL};${arg_BACKEND};gate"
       RUN_SERIAL TRUE
       TIMEOUT 300)
+    if(_enabled_pairs EQUAL 0)
+      # Every pair is disabled (nothing to count with): no run to gate, rather than a run that
+      # recorded nothing (which fails at a base ref).
+      set_tests_properties(perf.gate.${_name} PROPERTIES DISABLED TRUE)
+    endif()
   endif()
 endfunction()
 

@@ -31,9 +31,9 @@ const std::vector<Metric>& metrics() {
         // same binary and model counted the same to 1e-7 here). Only pairs measured with
         // "measure": "instructions" have them; their floors are in thresholds/default.json.
         {"prefill_instructions_per_token", "prefill instructions", "instructions/token", Better::lower,
-         &ResultRow::prefill_instructions_samples, 1e6, "M instr/token", 0.0, false},
+         &ResultRow::prefill_instructions_samples, 1e6, "M instr/token", 0.0, false, true, Measure::instructions},
         {"decode_instructions_per_token", "decode instructions", "instructions/token", Better::lower,
-         &ResultRow::decode_instructions_samples, 1e6, "M instr/token", 0.0, false},
+         &ResultRow::decode_instructions_samples, 1e6, "M instr/token", 0.0, false, true, Measure::instructions},
     };
     return table;
 }
@@ -66,6 +66,13 @@ const std::vector<std::string>& gated_metric_keys() {
         return out;
     }();
     return keys;
+}
+
+std::vector<std::string> gated_metric_keys(Measure measure) {
+    std::vector<std::string> out;
+    for (const auto& m : metrics())
+        if (m.gated && m.measure == measure) out.emplace_back(m.key);
+    return out;
 }
 
 std::string metric_keys() {

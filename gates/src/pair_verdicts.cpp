@@ -47,7 +47,9 @@ void status_metrics(PairReport& p, Verdict v, const std::string& reason, const S
                     const SampleGroup* base) {
     p.verdict = v;
     p.reason = reason;
-    const SampleGroup* group = now ? now : base;
+    // The pair's headline from the side that has readings (a failed run has none: the baseline's).
+    const auto has_readings = [](const SampleGroup* g) { return g && !g->samples(headline_metric(*g)).empty(); };
+    const SampleGroup* group = has_readings(now) ? now : has_readings(base) ? base : nullptr;
     const std::string* headline = group ? &headline_metric(*group) : nullptr;
     for (const auto& metric : gated_metrics()) {
         MetricCheck m;

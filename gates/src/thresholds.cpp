@@ -319,8 +319,10 @@ Threshold ThresholdSet::lookup(std::string_view metric, std::string_view model, 
     Threshold t;
     bool run_noise_set = false;
     std::vector<std::string> sources;
+    bool run_noise_named = false;  // the value so far came from a rule that names the metric
     for (const auto& layer : layers_) {
         std::optional<double> layer_run_noise;
+        bool layer_named = false;
         for (const auto& rule : layer.rules) {
             if (rule.metric != "*" && rule.metric != metric) continue;
             if (!glob_match(rule.model, model) || !glob_match(rule.runtime, runtime)) continue;
@@ -329,13 +331,20 @@ Threshold ThresholdSet::lookup(std::string_view metric, std::string_view model, 
             if (rule.fields.noise) t.noise = *rule.fields.noise;
             // Within one file a later rule wins, as for the other fields: default.json's prior for
             // instruction counts (which repeat to 1e-7) replaces its "*" prior for rates.
-            if (rule.fields.run_noise) layer_run_noise = *rule.fields.run_noise;
+            if (rule.fields.run_noise) {
+                layer_run_noise = *rule.fields.run_noise;
+                layer_named = rule.metric != "*";
+            }
             sources.push_back(rule.where);
         }
         // Across files run_noise only ever widens: the fallback rule stays at least as conservative
-        // as the defaults' prior, and a calibrated pair whose runs spread further raises it.
-        if (layer_run_noise) t.run_noise = run_noise_set ? std::max(t.run_noise, *layer_run_noise) : *layer_run_noise;
-        if (layer_run_noise) run_noise_set = true;
+        // as the defaults' prior, and a calibrated pair whose runs spread further raises it. A later
+        // file's "*" rule does not widen a prior that a rule naming the metric set: a host's prior
+        // for its rates says nothing about instruction counts.
+        if (!layer_run_noise || (run_noise_named && !layer_named)) continue;
+        t.run_noise = run_noise_set ? std::max(t.run_noise, *layer_run_noise) : *layer_run_noise;
+        run_noise_set = true;
+        run_noise_named = run_noise_named || layer_named;
     }
     t.source = fmt::format("{}", fmt::join(sources, ", "));
     return t;

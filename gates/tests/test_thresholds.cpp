@@ -162,3 +162,34 @@ TEST_CASE("a host's thresholds are read from the folder once, with the host file
     CHECK_THAT(escape.error().message, Catch::Contains("not a valid host tag"));
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("run_noise: a metric's own rule replaces its file's \"*\" prior, later files only widen, and their \"*\" "
+          "does not widen a metric's own prior",
+          "[gates][thresholds]") {
+    auto defaults = parse_threshold_file(R"({
+  "metrics": {
+    "*": { "max_drop": 0.05, "alpha": 0.01, "run_noise": 0.05 },
+    "decode_instructions_per_token": { "max_drop": 0.005, "run_noise": 0.001 }
+  }
+})", "default.json");
+    REQUIRE(defaults);
+    ThresholdSet set;
+    set.add_layer(*defaults);
+    CHECK(set.lookup("decode_instructions_per_token", "m", "r").run_noise == Approx(0.001));
+    CHECK(set.lookup("decode_tok_s", "m", "r").run_noise == Approx(0.05));
+
+    // A noisy host widens its rates' prior with "*", and one pair's counts with a rule of their own.
+    auto host = parse_threshold_file(R"({
+  "metrics": { "*": { "run_noise": 0.06 } },
+  "overrides": [
+    { "model": "wide", "metric": "decode_instructions_per_token", "run_noise": 0.004 },
+    { "model": "narrow", "metric": "decode_instructions_per_token", "run_noise": 0.0005 }
+  ]
+})", "host.json");
+    REQUIRE(host);
+    set.add_layer(*host);
+    CHECK(set.lookup("decode_tok_s", "m", "r").run_noise == Approx(0.06));
+    CHECK(set.lookup("decode_instructions_per_token", "m", "r").run_noise == Approx(0.001));  // "*" says nothing of counts
+    CHECK(set.lookup("decode_instructions_per_token", "wide", "r").run_noise == Approx(0.004));
+    CHECK(set.lookup("decode_instructions_per_token", "narrow", "r").run_noise == Approx(0.001));  // never narrower
+}

@@ -49,10 +49,7 @@ public:
         : plan_(plan), scratch_(scratch), log_(log) {}
 
     std::vector<std::string> arguments(const CountedWorkload& c) const {
-        Workload w = plan_.workload;
-        w.prompt_tokens = c.prompt_tokens;
-        w.generated_tokens = c.generated_tokens;
-        return build_arguments(plan_.runtime, w, plan_.model_path, plan_.model.name, 1, plan_.forge_spec);
+        return counted_arguments(plan_, c.prompt_tokens, c.generated_tokens);
     }
 
     std::variant<Counted, LaunchStop> count(const CountedWorkload& c, std::size_t index) {
@@ -63,8 +60,8 @@ public:
         LaunchRequest request;
         request.program = rt.valgrind;
         request.args = cachegrind_arguments(out_file);
-        // valgrind looks a bare name up on PATH itself; resolved here, the row and the log say which.
-        request.args.push_back(find_on_path(rt.binary).value_or(rt.binary));
+        // valgrind looks a bare name up on PATH itself; resolved here, as the row's command says.
+        request.args.push_back(counted_binary(rt));
         request.args.insert(request.args.end(), counted.args.begin(), counted.args.end());
         request.env = rt.env;
         request.timeout = std::chrono::milliseconds(static_cast<long long>(plan_.workload.timeout_s * 1000));
@@ -112,9 +109,26 @@ std::vector<std::string> cachegrind_arguments(const std::string& out_file) {
     return {"--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=" + out_file};
 }
 
+std::string counted_binary(const SuiteRuntime& runtime) { return find_on_path(runtime.binary).value_or(runtime.binary); }
+
+std::vector<std::string> counted_arguments(const InstructionPlan& plan, std::int64_t prompt_tokens,
+                                           std::int64_t generated_tokens) {
+    Workload w = plan.workload;
+    w.prompt_tokens = prompt_tokens;
+    w.generated_tokens = generated_tokens;
+    auto args = build_arguments(plan.runtime, w, plan.model_path, plan.model.name, 1, plan.forge_spec);
+    const auto& counting = adapter_of(plan.runtime).counting_flags;
+    args.insert(args.end(), counting.begin(), counting.end());
+    return args;
+}
+
 Expected<std::variant<InstructionReadings, LaunchStop>> run_instruction_launches(const InstructionPlan& plan,
                                                                                  std::ostream& log) {
     const std::int64_t p = plan.workload.prompt_tokens, n = plan.workload.generated_tokens;
+    if (p <= 0 || n <= 0)
+        return make_error(fmt::format("{}: runtime {} counts instructions per prompt and per generated token: the "
+                                      "workload needs prompt_tokens and generated_tokens above 0 (it has {} and {})",
+                                      plan.suite_path, plan.runtime.name, p, n));
     const CountedWorkload workloads[] = {{p, n, "base"}, {2 * p, n, "twice the prompt"}, {p, 2 * n, "twice the generation"}};
     auto scratch = ScratchFolder::make("perfgate-cachegrind");
     if (!scratch) return scratch.error();
@@ -138,7 +152,7 @@ Expected<std::variant<InstructionReadings, LaunchStop>> run_instruction_launches
             "FAIL:bench", fmt::format("the instruction counts did not grow with the workload ({} base, {} with twice the "
                                       "prompt, {} with twice the generation): no per-token figure",
                                       counted[0].instructions, counted[1].instructions, counted[2].instructions)));
-    InstructionReadings readings{*prefill, *decode, counted[0].measurement, base_args};
+    InstructionReadings readings{*prefill, *decode, counted[0].measurement};
     return std::variant<InstructionReadings, LaunchStop>(std::move(readings));
 }
 

@@ -325,13 +325,17 @@ Expected<PairOutcome> finish_stopped_without_readings(PairRun& pair, const Launc
 Expected<PairOutcome> count_instructions(PairRun& pair) {
     const InstructionPlan plan{pair.suite.path.string(), pair.runtime, pair.model, pair.suite.workload,
                                pair.model_path, pair.model.forge_spec.string(), pair.label};
+    ResultRow& row = pair.row;
+    // The base workload's command as valgrind runs it, on every row (a failed one too).
+    row.command = fmt::format("{} --tool=cachegrind --cache-sim=no {} {}", pair.runtime.valgrind,
+                              counted_binary(pair.runtime),
+                              join(counted_arguments(plan, pair.suite.workload.prompt_tokens,
+                                                     pair.suite.workload.generated_tokens)));
+    if (!adapter_of(pair.runtime).counting_flags.empty()) row.warmup = 0;  // turned off: each token runs once
     auto counted = run_instruction_launches(plan, pair.log);
     if (!counted) return counted.error();
     if (const auto* stop = std::get_if<LaunchStop>(&*counted)) return finish_stopped_without_readings(pair, *stop);
     const auto& readings = std::get<InstructionReadings>(*counted);
-    ResultRow& row = pair.row;
-    row.command = fmt::format("{} {} {} {}", pair.runtime.valgrind, join({"--tool=cachegrind", "--cache-sim=no"}),
-                              pair.runtime.binary, join(readings.base_args));
     row.prompt_tokens = pair.suite.workload.prompt_tokens;
     row.generated_tokens = pair.suite.workload.generated_tokens;
     row.repetitions = 1;

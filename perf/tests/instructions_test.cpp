@@ -150,8 +150,12 @@ TEST_CASE("a counted pair: instructions per token by difference, under the real 
     CHECK_FALSE(row.prefill_tok_s);
     CHECK_FALSE(row.peak_memory_bytes);
     CHECK(row.contention == "off:instructions");
+    // The base workload as valgrind ran it: the stub resolved to its path, one thread, and the kind's
+    // counting flags (llama-bench: --no-warmup, whose warmup repeats the prompt).
     CHECK_THAT(row.command, Catch::StartsWith("valgrind --tool=cachegrind --cache-sim=no ") &&
-                                Catch::Contains("work 20 10 llama-bench-tiny-llama-ci.json") && Catch::EndsWith("-t 1"));
+                                Catch::Contains("stub-runtime.sh work 20 10 llama-bench-tiny-llama-ci.json") &&
+                                Catch::EndsWith("-t 1 --no-warmup"));
+    CHECK(row.warmup == 0);
     CHECK_THAT(log, Catch::Contains("counting instructions under cachegrind, workload 2/3 (twice the prompt: 40 prompt"));
     // Recorded, and read back with the same figures.
     auto file = perfgate::read_results_csv(outcome->csv.string());
@@ -196,6 +200,8 @@ TEST_CASE("a counted pair refuses a command line the workload does not change, a
     REQUIRE(failed);
     CHECK(failed->status.text == "FAIL:bench");
     CHECK_THAT(failed->reason, Catch::Contains("under cachegrind (base workload)"));
+    CHECK_THAT(failed->row->command, Catch::Contains("stub-runtime.sh fail 20 10"));  // a failed row says what ran
+
 
     std::string no_valgrind = counted_suite("work", R"(, "valgrind": "./no-such-valgrind")");
     auto missing = count_pair(no_valgrind, results);

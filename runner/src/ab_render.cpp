@@ -41,18 +41,23 @@ std::string levels_cell(const gates::PairedCheck* c) {
     return fmt::format("{} → {}: {}", display_value(m, *c->base_level), display_value(m, *c->head_level), cell(c));
 }
 
-// The metrics some model has a reading of, in ab_metrics() order: one column each.
+// The metrics some model has a reading of, in the metric table's order: one column each.
 std::vector<std::string> shown_metrics(const AbReport& r) {
     std::vector<std::string> out;
-    for (const auto& key : ab_metrics())
+    for (const auto& key : gated_metric_keys())
         for (const auto& m : r.models)
             if (auto* c = check_of(m, key); c && c->change && std::find(out.begin(), out.end(), key) == out.end())
                 out.push_back(key);
-    // Decode and prefill always have a column (a run that measured nothing still shows its table).
-    for (const char* key : {"decode_tok_s", "prefill_tok_s"})
-        if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+    // A timed run's decode and prefill always have a column (one that measured nothing still shows
+    // its table); a counted run shows its instruction counts only.
+    const bool counted = std::any_of(out.begin(), out.end(), [](const std::string& k) {
+        return perfgate::metric(k).measure == Measure::instructions;
+    });
+    if (!counted)
+        for (const char* key : {"decode_tok_s", "prefill_tok_s"})
+            if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
     std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
-        const auto& order = ab_metrics();
+        const auto& order = gated_metric_keys();
         return std::find(order.begin(), order.end(), a) < std::find(order.begin(), order.end(), b);
     });
     return out;

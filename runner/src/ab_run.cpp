@@ -53,7 +53,8 @@ class AbRun {
 public:
     AbRun(const perf::Suite& suite, const perf::HostContext& host, const AbRequest& request, std::ostream& log,
           AbReport& report)
-        : suite_(suite), host_(host), request_(request), log_(log), report_(report) {}
+        : suite_(suite), host_(host), request_(request), log_(log), report_(report),
+          metrics_(ab_metrics(suite.find_runtime(request.runtime)->measure)) {}
 
     Expected<AbModelResult> run_model(const std::string& model) {
         AbModelResult result;
@@ -73,7 +74,7 @@ public:
                     return result;
                 }
                 auto& into = arm == Arm::base ? readings.base : readings.head;
-                for (const auto& metric : ab_metrics())
+                for (const auto& metric : metrics_)
                     if (auto v = metric_of(*measured->row, metric)) into[metric] = *v;
             }
             rounds.push_back(std::move(readings));
@@ -113,7 +114,7 @@ private:
 
     std::vector<gates::PairedCheck> decide(const std::string& model, const std::vector<RoundReadings>& rounds) const {
         std::vector<gates::PairedCheck> checks;
-        for (const auto& metric : ab_metrics()) {
+        for (const auto& metric : metrics_) {
             std::vector<double> base, head;
             for (const auto& r : rounds) {
                 auto b = r.base.find(metric), h = r.head.find(metric);
@@ -134,6 +135,7 @@ private:
     const AbRequest& request_;
     std::ostream& log_;
     AbReport& report_;
+    std::vector<std::string> metrics_;  // the runtime's own (ab_metrics)
 };
 
 // "confidence 0.9940 at the last look, 0.9998 at the 5 looks before it"; one look when
@@ -155,17 +157,15 @@ Status check_binary(const std::string& option, const std::string& runtime, const
 
 }  // namespace
 
-const std::vector<std::string>& ab_metrics() {
-    return gated_metric_keys();
-}
+std::vector<std::string> ab_metrics(Measure measure) { return gated_metric_keys(measure); }
 
-Status check_ab_rounds(const StopRule& stop, double alpha) {
+Status check_ab_rounds(const StopRule& stop, double alpha, std::size_t metrics) {
     if (stop.min_rounds < 2 || stop.max_rounds < stop.min_rounds)
         return make_error(fmt::format("rounds: want 2 <= --min-rounds <= --max-rounds, got {} and {}", stop.min_rounds,
                                       stop.max_rounds));
     const auto factor_at = [&](std::size_t max_rounds) {
         const auto levels =
-            gates::sequential_look_levels(alpha, std::min(stop.min_rounds, max_rounds), max_rounds, ab_metrics().size());
+            gates::sequential_look_levels(alpha, std::min(stop.min_rounds, max_rounds), max_rounds, metrics);
         return gates::interval_half_width_factor(levels.last, max_rounds);
     };
     const double factor = factor_at(stop.max_rounds);
@@ -180,9 +180,11 @@ Status check_ab_rounds(const StopRule& stop, double alpha) {
 
 Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& host, const AbRequest& request,
                           std::ostream& log) {
-    if (!manifest.find_runtime(request.runtime))
+    const perf::SuiteRuntime* runtime = manifest.find_runtime(request.runtime);
+    if (!runtime)
         return make_error(manifest.path.string() + ": no runtime named \"" + request.runtime + "\" in this suite");
-    if (auto st = check_ab_rounds(request.stop, request.alpha); !st) return st.error();
+    const auto metrics = ab_metrics(runtime->measure);
+    if (auto st = check_ab_rounds(request.stop, request.alpha, metrics.size()); !st) return st.error();
     if (auto st = check_binary("--base-binary", request.runtime, request.base_binary); !st) return st.error();
     if (auto st = check_binary("--head-binary", request.runtime, request.head_binary); !st) return st.error();
     std::vector<std::string> models = request.models;
@@ -206,8 +208,8 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
     report.stop = request.stop;
     report.alpha = request.alpha;
     report.levels = gates::sequential_look_levels(request.alpha, request.stop.min_rounds, request.stop.max_rounds,
-                                                  ab_metrics().size());
-    report.notes.push_back(false_alarm_note(report.levels, request.alpha, ab_metrics().size(), models.size()));
+                                                  metrics.size());
+    report.notes.push_back(false_alarm_note(report.levels, request.alpha, metrics.size(), models.size()));
     AbRun run(suite, host, request, log, report);
     for (const auto& model : models) {
         auto result = run.run_model(model);

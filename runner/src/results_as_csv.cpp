@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "perfgate/core/csv.hpp"
+#include "perfgate/core/host_tag_rule.hpp"
 #include "perfgate/perf/result_files.hpp"
 
 namespace perfgate::runner {
@@ -37,6 +38,8 @@ Expected<ResultsAsCsv> ResultsAsCsv::make(const std::vector<std::string>& paths,
             return make_error(fmt::format("{}: llama-bench output ({}) names no host: give --host with the host tag "
                                           "its history is filed under",
                                           path, perf::to_string(*format)));
+        // The tag becomes part of a file name (and the gate's series): held to the host-tag rule.
+        if (auto bad = host_tag_problem(host, "--host")) return make_error(*bad);
         auto read = perf::read_result_file(path, host);
         if (!read) return read.error();
         if (read->rows.empty()) return make_error(path + ": no result rows");

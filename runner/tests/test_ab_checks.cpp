@@ -26,6 +26,10 @@ TEST_CASE("A/B rounds: too few to decide are refused with the fewest that would 
     CHECK_FALSE(check_ab_rounds({6, 5}, 0.01));
     // A looser alpha narrows the interval: 3 rounds can decide at 20%.
     CHECK(check_ab_rounds({3, 3}, 0.2));
+    // The rate is split over the metrics the runtime measures: a timed run's 3, a counted run's 2.
+    CHECK(ab_metrics() == std::vector<std::string>{"decode_tok_s", "prefill_tok_s", "peak_memory_bytes"});
+    CHECK(ab_metrics(perfgate::Measure::instructions) ==
+          std::vector<std::string>{"prefill_instructions_per_token", "decode_instructions_per_token"});
     // The factor behind the rule: 2 rounds at the last look's level span [-100%, >+1000%] at 1%.
     CHECK(gates::interval_half_width_factor(0.994, 2) > 50);
     CHECK(gates::interval_half_width_factor(0.994, 10) < 1.5);

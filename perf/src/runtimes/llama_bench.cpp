@@ -15,6 +15,9 @@ RuntimeAdapter llama_bench_runtime() {
     a.own_warmups = 1;
     a.progress_prefix = "llama-bench: ";  // "llama-bench: benchmark 2/2: generation run 2/3"
     a.takes_cpu_threads = true;
+    // Its warmup runs the whole prompt once more (and one generated token): counted, the prefill
+    // difference would be two prompts' work.
+    a.counting_flags = {"--no-warmup"};
     a.probe_query = probes::RuntimeQuery::llama_cpp_devices;
     // The probe's older spellings for any llama.cpp binary; kept so existing scripts still work.
     a.probe_aliases = {"llama.cpp", "llama-cpp"};

@@ -14,6 +14,11 @@ namespace perfgate {
 
 enum class Better { higher, lower };
 
+// How a pair measures (a suite runtime's "measure"): by timing the runtime (rates, peak memory) or
+// by counting the instructions it executes under valgrind (docs/instructions.md). Each metric
+// belongs to one: a pair is judged, and an A/B run splits its false-alarm rate, over its own.
+enum class Measure { time, instructions };
+
 struct Metric {
     std::string_view key;    // the column and the name in thresholds files: "decode_tok_s"
     std::string_view label;  // for people: "decode"
@@ -37,6 +42,7 @@ struct Metric {
     // gated is one whose reading is not yet stable enough to fail a run on (device memory: see the
     // table).
     bool gated = true;
+    Measure measure = Measure::time;
 };
 
 // The table, in the order reporters show them.
@@ -50,6 +56,8 @@ const Metric& metric(std::string_view key);
 const std::vector<std::string>& registered_metric_keys();
 // The keys of the gated metrics, in the table's order: what the rules judge.
 const std::vector<std::string>& gated_metric_keys();
+// The gated metrics a pair measured that way has, in the table's order.
+std::vector<std::string> gated_metric_keys(Measure measure);
 // "decode_tok_s, prefill_tok_s, peak_memory_bytes, ..."
 std::string metric_keys();
 

@@ -98,8 +98,8 @@ struct ResultRow : HostRecord {
     std::vector<double> peak_device_memory_bytes_samples;
     // (Written after peak_device_memory_bytes_samples.) Instructions the runtime executed per
     // prompt token and per generated token, counted by valgrind's cachegrind (a pair measured with
-    // "measure": "instructions", docs/instructions.md): one sample per counted workload, the
-    // median as the headline. Deterministic where wall time is not; lower is better.
+    // "measure": "instructions", docs/instructions.md): one sample per pair (one counted set of
+    // workloads), the median of the samples as the headline. Deterministic where wall time is not; lower is better.
     std::optional<double> prefill_instructions_per_token;
     std::vector<double> prefill_instructions_per_token_samples;
     std::optional<double> decode_instructions_per_token;

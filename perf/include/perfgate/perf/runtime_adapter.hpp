@@ -48,6 +48,10 @@ struct RuntimeAdapter {
     // arrive (the prefix cut); empty: the runtime prints none.
     std::string progress_prefix;
     bool takes_cpu_threads = false;  // "-t N": on a cpu suite perfgate picks N unless the suite sets it
+    // Appended when its instructions are counted ("measure": "instructions"): what makes each token
+    // run once, so that the workloads' differences are the tokens asked for (llama-bench's warmup
+    // repeats the whole prompt: --no-warmup).
+    std::vector<std::string> counting_flags;
     probes::RuntimeQuery probe_query = probes::RuntimeQuery::none;  // how the probe asks it for its device
     std::vector<std::string> probe_aliases;  // other names `perfgate probe --runtime` accepts for it
     std::vector<std::string> metrics;        // the result columns its parsers fill ("decode_tok_s", ...)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "perfgate/core/expected.hpp"
+#include "perfgate/core/metric.hpp"
 #include "perfgate/perf/adapters.hpp"
 
 namespace perfgate::perf {
@@ -25,10 +26,9 @@ struct SuiteModel {
     int line = 0;                           // where it is declared, for messages
 };
 
-// What a pair measures (a runtime's "measure"): wall time (tokens per second, peak memory), or the
-// instructions the runtime executes per token, counted by valgrind's cachegrind
-// (docs/instructions.md).
-enum class Measure { time, instructions };
+// What a pair measures (a runtime's "measure"): core's Measure, the same that each metric of the
+// table belongs to (perfgate/core/metric.hpp).
+using perfgate::Measure;
 
 struct SuiteRuntime {
     std::string name;                       // part of the test name and the CSV's runtime column
