@@ -97,9 +97,13 @@ private:
     std::ostream& log_;
 };
 
-// (more - base) / tokens, or why that is no reading: the counts must grow with the workload.
+// (more - base) / tokens, or nothing when the counts did not grow with the workload: by at least a
+// thousandth of the base count, far above how well a count repeats (llama-bench's to 5e-6 over 20
+// runs; a program's start-up moves by a few instructions with its arguments and environment, which
+// must not pass for work per token).
 std::optional<double> per_token(std::uint64_t base, std::uint64_t more, std::int64_t tokens) {
-    if (more <= base || tokens <= 0) return std::nullopt;
+    if (tokens <= 0 || more <= base || static_cast<double>(more - base) < 1e-3 * static_cast<double>(base))
+        return std::nullopt;
     return static_cast<double>(more - base) / static_cast<double>(tokens);
 }
 
