@@ -5,6 +5,8 @@
 // part of the file.
 #include "perfgate/perf/cachegrind.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <fmt/format.h>
 
@@ -53,6 +55,11 @@ Expected<CachegrindCounts> parse_cachegrind_out(std::string_view text, const std
             events = words(line.substr(7));
             events_line = line_number;
             if (events.empty()) return make_error(fmt::format("{}:{}: cachegrind: an events: line naming no event", origin, line_number));
+            // Event names are short identifiers (Ir, I1mr, DLmw, Bcm): anything else is not this format.
+            for (const auto e : events)
+                if (!std::all_of(e.begin(), e.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+                    return make_error(fmt::format("{}:{}: cachegrind: '{}' is not an event name", origin, line_number,
+                                                  printable_excerpt(e, 40)));
         } else if (line.starts_with("summary:")) {
             if (!events_line)
                 return make_error(fmt::format("{}:{}: cachegrind: summary: before any events: line", origin, line_number));

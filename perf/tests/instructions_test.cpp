@@ -104,6 +104,7 @@ TEST_CASE("cachegrind output: what is not one is an error naming the file and li
     CHECK_THAT(message("events: Ir\nsummary: 99999999999999999999999\n"), Catch::Contains("is not a count"));
     CHECK_THAT(message("summary: 5\n"), Catch::StartsWith("cg.out:1: cachegrind: summary: before any events: line"));
     CHECK_THAT(message("events: Ir\nevents: Ir\n"), Catch::StartsWith("cg.out:2: cachegrind: a second events: line"));
+    CHECK_THAT(message("events: Ir I\x01y\nsummary: 1 2\n"), Catch::StartsWith("cg.out:1: cachegrind: 'I?y' is not an event name"));
 }
 
 TEST_CASE("suite: measure is time or instructions, counted on the CPU only", "[instructions][suite]") {
