@@ -42,7 +42,7 @@ int run_ab_command(AbOptions& o) {
                                 head->first + "): an A/B run compares two builds of one runtime"));
     const auto format = runner::ab_format_from_string(o.format);
     if (!format) return usage(make_error("unknown --format " + o.format + " (text, markdown, json, junit)"));
-    if (auto st = runner::prepare_ab_summary_dir(o.summary_dir); !o.summary_dir.empty() && !st) return usage(st.error());
+    if (auto st = o.summary_dir.empty() ? Status(Ok{}) : runner::prepare_ab_summary_dir(o.summary_dir); !st) return usage(st.error());
     auto& r = o.request;
     r.runtime = base->first;
     r.base_binary = base->second;

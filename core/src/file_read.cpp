@@ -1,4 +1,5 @@
 #include "perfgate/core/file_read.hpp"
+#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -23,7 +24,11 @@ const char* kind_of(mode_t mode) {
 
 }  // namespace
 
-Expected<std::string> read_regular_file(const std::string& path, std::uint64_t max_bytes) {
+namespace {
+
+// The file's bytes, all of them (at most `max_bytes`, else an error) or, with `prefix`, only its
+// first `max_bytes`: the same checks of what the path is either way.
+Expected<std::string> read_regular(const std::string& path, std::uint64_t max_bytes, bool prefix) {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; the type is checked on the open
     // descriptor, so the file checked is the file read.
     detail::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
@@ -33,7 +38,8 @@ Expected<std::string> read_regular_file(const std::string& path, std::uint64_t m
     if (!S_ISREG(st.st_mode))
         return make_error(fmt::format("{}: not a regular file ({}); perfgate reads results only from regular files", path,
                                       kind_of(st.st_mode)));
-    const auto size = static_cast<std::uint64_t>(st.st_size);
+    const auto size = prefix ? std::min<std::uint64_t>(static_cast<std::uint64_t>(st.st_size), max_bytes)
+                             : static_cast<std::uint64_t>(st.st_size);
     if (size > max_bytes)
         return make_error(fmt::format("{}: {} bytes, more than the {} bytes ({} MiB) a result file may have", path, size,
                                       max_bytes, max_bytes >> 20));
@@ -48,6 +54,16 @@ Expected<std::string> read_regular_file(const std::string& path, std::uint64_t m
     }
     text.resize(done);
     return text;
+}
+
+}  // namespace
+
+Expected<std::string> read_regular_file(const std::string& path, std::uint64_t max_bytes) {
+    return read_regular(path, max_bytes, false);
+}
+
+Expected<std::string> read_regular_file_prefix(const std::string& path, std::uint64_t bytes) {
+    return read_regular(path, bytes, true);
 }
 
 }  // namespace perfgate

@@ -162,7 +162,8 @@ const char* to_string(ResultFileFormat format) {
 }
 
 Expected<ResultFileFormat> detect_result_file_format(const std::string& path) {
-    auto text = read_regular_file(path);
+    // The start decides (the gate reads every results file through here before reading it whole).
+    auto text = read_regular_file_prefix(path, 64 * 1024);
     if (!text) return text.error();
     const auto body = trim(*text);
     if (body.starts_with("build_commit,") || body.starts_with("\"build_commit\",")) return ResultFileFormat::llama_bench_csv;
