@@ -1,4 +1,4 @@
-// `perfgate compare A B`: two result files (perfgate or mlxcel CSVs, llama-bench -o json/jsonl/csv)
+// `perfgate compare A B`: two result files (perfgate or mlxcel CSVs, llama-bench -o json/jsonl/csv/sql)
 // judged as the gate judges a run, with A as the baseline; exit 0 pass, 1 regressed/failed, 2 bad input.
 #include <memory>
 
@@ -48,7 +48,7 @@ void add_compare_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "compare",
         "Judge result file B against result file A as the gate would (exit 0 pass, 1 regressed or failed, 2 bad input).\n"
-        "Either file: a perfgate or mlxcel CSV, or llama-bench's own -o json, -o jsonl or -o csv output.");
+        "Either file: a perfgate or mlxcel CSV, or llama-bench's own -o json, -o jsonl, -o csv or -o sql output.");
     cmd->add_option("A", args->baseline, "Baseline result file")->required()->check(CLI::ExistingFile);
     cmd->add_option("B", args->current, "Result file to judge")->required()->check(CLI::ExistingFile);
     add_report_options(cmd, args->format, args->output, args->color, "text | markdown | junit | json");

@@ -30,6 +30,14 @@ set(PERFGATE_LLAMA_VOCAB_DIR "" CACHE PATH "llama.cpp models/ folder with ggml-v
 # compared with another's. Turn it off for a binary that must run on other CPUs (a shared CI cache).
 option(PERFGATE_LLAMA_NATIVE "Build the embedded llama.cpp for this CPU (GGML_NATIVE)" ON)
 option(PERFGATE_LLAMA_AMX "With PERFGATE_LLAMA_NATIVE on x86: keep the AMX kernels (off: some VMs advertise AMX but fault on it)" OFF)
+# A build that is not native names its x86 instruction sets (SSE4.2, AVX, AVX2, BMI2, FMA, F16C; no
+# AVX-512, which valgrind 3.19 cannot run) rather than leave them to ggml's defaults: those follow
+# GGML_NATIVE's default, which ggml turns off where SOURCE_DATE_EPOCH is set, and an SSE-only build
+# would run (and count) other instructions. Used by PERFGATE_LLAMA_NATIVE=OFF and the portable build.
+set(PERFGATE_LLAMA_X86_PORTABLE_FLAGS "")
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+  set(PERFGATE_LLAMA_X86_PORTABLE_FLAGS -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_BMI2=ON -DGGML_FMA=ON -DGGML_F16C=ON)
+endif()
 if(DEFINED ENV{XDG_CACHE_HOME})
   set(_perfgate_cache_default "$ENV{XDG_CACHE_HOME}/perfgate")
 else()
@@ -106,6 +114,10 @@ else()
   # a probe of the tile instructions there passed or failed with the optimisation level, so no
   # configure-time test is trustworthy. The embedded reference runtime is built without AMX unless
   # asked for; the rows' build type says which.
+  # Not native: the x86 instruction sets named (see perfgate_llama_x86_portable_flags).
+  if(NOT PERFGATE_LLAMA_NATIVE)
+    list(APPEND _llama_args ${PERFGATE_LLAMA_X86_PORTABLE_FLAGS})
+  endif()
   if(PERFGATE_LLAMA_NATIVE AND NOT PERFGATE_LLAMA_AMX AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
     set(_perfgate_llama_amx "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16")
     list(APPEND _llama_args "-DCMAKE_C_FLAGS=${_perfgate_llama_amx}" "-DCMAKE_CXX_FLAGS=${_perfgate_llama_amx}")
@@ -223,15 +235,10 @@ function(perfgate_llama_portable_bench var pin_var)
   set(_pin "${CMAKE_BINARY_DIR}/llama-pin-portable.json")
   if(NOT TARGET perfgate_llama_cpp_portable)
     # CPU only and portable, whatever the embedded build's backend and native setting.
-    list(FILTER _args EXCLUDE REGEX "^-D(GGML_NATIVE|GGML_CUDA|GGML_HIP|CMAKE_CUDA_ARCHITECTURES|GPU_TARGETS|AMDGPU_TARGETS|CMAKE_C_FLAGS|CMAKE_CXX_FLAGS)=")
+    list(FILTER _args EXCLUDE REGEX "^-D(GGML_NATIVE|GGML_SSE42|GGML_AVX|GGML_AVX2|GGML_BMI2|GGML_FMA|GGML_F16C|GGML_CUDA|GGML_HIP|CMAKE_CUDA_ARCHITECTURES|GPU_TARGETS|AMDGPU_TARGETS|CMAKE_C_FLAGS|CMAKE_CXX_FLAGS)=")
     # A list value (-DCMAKE_CUDA_ARCHITECTURES=86;89) left its later items as elements of their own.
     list(FILTER _args INCLUDE REGEX "^-D")
-    list(APPEND _args -DGGML_NATIVE=OFF)
-    # Named, not left to ggml's defaults: those follow GGML_NATIVE's default, which ggml turns off
-    # where SOURCE_DATE_EPOCH is set, and an SSE-only build would count other instructions.
-    if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
-      list(APPEND _args -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_BMI2=ON -DGGML_FMA=ON -DGGML_F16C=ON)
-    endif()
+    list(APPEND _args -DGGML_NATIVE=OFF ${PERFGATE_LLAMA_X86_PORTABLE_FLAGS})
     cmake_host_system_information(RESULT _cores QUERY NUMBER_OF_LOGICAL_CORES)
     ExternalProject_Add(perfgate_llama_cpp_portable
       SOURCE_DIR "${_root}/src"

@@ -1,6 +1,6 @@
 # Fuzz targets for every parser of external input: probe tool outputs, thresholds, the model
-# catalog, benchmark file names, model specs, GGUF headers, suite manifests, runtime outputs and
-# cachegrind's output files.
+# catalog, benchmark file names, model specs, GGUF headers, suite manifests, runtime outputs,
+# llama-bench's -o sql and cachegrind's output files.
 # Included from fuzz/CMakeLists.txt. Each block is guarded by its library's target so that the fuzz
 # build works with whatever libraries the tree has.
 #
@@ -57,4 +57,7 @@ if(TARGET perfgate_perf)
                        SEEDS "${_src}/perf/tests/data/recorded" "${_fx}/probe-outputs" "${_regressions}/fuzz_adapters")
   perfgate_fuzz_target(fuzz_cachegrind perfgate_perf SOURCES cachegrind_fuzz.cpp
                        SEEDS "${_fx}/cachegrind" "${_regressions}/fuzz_cachegrind")
+  # The recorded -o sql files seed it; the folder's json, jsonl and csv start the error paths.
+  perfgate_fuzz_target(fuzz_llama_bench_sql perfgate_perf SOURCES llama_bench_sql_fuzz.cpp
+                       SEEDS "${_src}/perf/tests/data/recorded/llama-bench-outputs" "${_regressions}/fuzz_llama_bench_sql")
 endif()

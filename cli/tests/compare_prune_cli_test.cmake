@@ -36,6 +36,11 @@ file(WRITE "${WORK_DIR}/garbage.jsonl" "{\"n_prompt\": 32}\nnot json\n")
 expect("compare: bad llama-bench line" 2 "garbage.jsonl:2: invalid JSON" compare "${outputs}/run-a.json"
        "${WORK_DIR}/garbage.jsonl")
 expect("compare: missing file" 2 "no-such-file" compare "${outputs}/run-a.json" "${WORK_DIR}/no-such-file.json")
+expect("compare sql with itself" 0 "(unchanged|within noise).*gate: PASS" compare "${outputs}/run-a.sql" "${outputs}/run-a.sql"
+       --thresholds-dir "${SOURCE}/thresholds")
+file(WRITE "${WORK_DIR}/cut.sql" "INSERT INTO llama_bench (n_prompt, n_gen) VALUES ('0', '8')\n")
+expect("compare: sql statement cut short" 2 "cut.sql:1: llama-bench SQL: the statement ends before its ';'" compare
+       "${outputs}/run-a.json" "${WORK_DIR}/cut.sql")
 
 # prune: removes a run, keeps the rest byte for byte; an unknown run id is an error.
 set(csv "${WORK_DIR}/cpu_box_2026-12-01.csv")
@@ -81,6 +86,15 @@ expect("gate json without --host" 2 "run-a.json: llama-bench output \\(llama-ben
 expect("gate jsonl with --host, first run allowed" 0 "perfgate: pass.*run-a.jsonl read as llama-bench -o jsonl"
        gate --results "${outputs}/run-a.jsonl" --host h --benchmarks-dir "${WORK_DIR}" --thresholds-dir "${SOURCE}/thresholds"
        --allow-empty --format markdown)
+expect("gate sql with --host, first run allowed" 0 "perfgate: pass.*run-b.sql read as llama-bench -o sql"
+       gate --results "${outputs}/run-b.sql" --host h --benchmarks-dir "${WORK_DIR}" --thresholds-dir "${SOURCE}/thresholds"
+       --allow-empty --format markdown)
+expect("report sql with --host" 0 "wrote .*lb-sql.md"
+       report --results "${outputs}/run-a.sql" --host h --output "${WORK_DIR}/lb-sql.md" --no-charts)
+file(READ "${WORK_DIR}/lb-sql.md" page)
+if(NOT page MATCHES "run-a.sql read as llama-bench -o sql" OR NOT page MATCHES "tiny-llama-ci-Q8_0-0b867dabe9a5bcd4")
+  message(FATAL_ERROR "report of a llama-bench sql: the page does not name the file or the model:\n${page}")
+endif()
 expect("report json with --host" 0 "wrote .*lb.md"
        report --results "${outputs}/run-b.json" --host h --output "${WORK_DIR}/lb.md" --no-charts)
 file(READ "${WORK_DIR}/lb.md" page)

@@ -74,6 +74,8 @@ const std::vector<Column>& schema_columns() {
         {"prefill_instructions_per_token_samples", &R::prefill_instructions_per_token_samples},
         {"decode_instructions_per_token", Precise{&R::decode_instructions_per_token}},
         {"decode_instructions_per_token_samples", &R::decode_instructions_per_token_samples},
+        {"prompt_gen_tok_s", Precise{&R::prompt_gen_tok_s}},
+        {"prompt_gen_tok_s_samples", &R::prompt_gen_tok_s_samples},
         {"timestamp", &R::timestamp},
         {"status", StatusField{}},
     };

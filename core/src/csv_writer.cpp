@@ -48,7 +48,8 @@ namespace {
 // perfgate's header grew after its first files were written: `arm` (perfgate ab), then
 // `machine_id` and `machine_fingerprint` (machine identity), then `peak_memory_bytes` and its
 // samples, then `peak_device_memory_bytes` and its samples, then the instruction counts per token
-// (prefill and decode, each with its samples). A day's file started before a column
+// (prefill and decode, each with its samples), then `prompt_gen_tok_s` and its samples (llama-bench
+// -pg). A day's file started before a column
 // is upgraded when rows are appended to it: under the appenders' lock it is rewritten whole with
 // today's header, every existing record kept byte for byte except for an empty field inserted
 // where each missing column now stands (no value is formatted again), and the new rows follow in
@@ -57,26 +58,33 @@ namespace {
 // columns its header lacks; the current one lacks none.
 using Layout = std::vector<std::string_view>;
 
-const std::vector<Layout>& known_layouts() {
-    static const std::vector<Layout> layouts = {
-        {},                                                                   // today's header
+// The columns each addition brought, oldest first: a header written before addition k lacks the
+// columns of k and of every later one.
+const std::vector<Layout>& header_additions() {
+    static const std::vector<Layout> additions = {
+        {"arm"},
+        {"machine_id", "machine_fingerprint"},
+        {"peak_memory_bytes", "peak_memory_bytes_samples"},
+        {"peak_device_memory_bytes", "peak_device_memory_bytes_samples"},
         {"prefill_instructions_per_token", "prefill_instructions_per_token_samples", "decode_instructions_per_token",
-         "decode_instructions_per_token_samples"},                            // before instruction counts
-        {"peak_device_memory_bytes", "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
-         "prefill_instructions_per_token_samples", "decode_instructions_per_token",
-         "decode_instructions_per_token_samples"},                            // before device memory
-        {"peak_memory_bytes", "peak_memory_bytes_samples", "peak_device_memory_bytes",
-         "peak_device_memory_bytes_samples", "prefill_instructions_per_token", "prefill_instructions_per_token_samples",
-         "decode_instructions_per_token", "decode_instructions_per_token_samples"},  // before peak memory
-        {"machine_id", "machine_fingerprint", "peak_memory_bytes", "peak_memory_bytes_samples",
-         "peak_device_memory_bytes", "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
-         "prefill_instructions_per_token_samples", "decode_instructions_per_token",
          "decode_instructions_per_token_samples"},
-        {"arm", "machine_id", "machine_fingerprint", "peak_memory_bytes", "peak_memory_bytes_samples",
-         "peak_device_memory_bytes", "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
-         "prefill_instructions_per_token_samples", "decode_instructions_per_token",
-         "decode_instructions_per_token_samples"},
+        {"prompt_gen_tok_s", "prompt_gen_tok_s_samples"},
     };
+    return additions;
+}
+
+// Today's layout first, then each older one, newest first.
+const std::vector<Layout>& known_layouts() {
+    static const std::vector<Layout> layouts = [] {
+        std::vector<Layout> out{{}};
+        const auto& additions = header_additions();
+        Layout lacking;
+        for (auto k = additions.size(); k-- > 0;) {
+            lacking.insert(lacking.begin(), additions[k].begin(), additions[k].end());
+            out.push_back(lacking);
+        }
+        return out;
+    }();
     return layouts;
 }
 

@@ -34,6 +34,11 @@ const std::vector<Metric>& metrics() {
          &ResultRow::prefill_instructions_samples, 1e6, "M instr/token", 0.0, false, true, Measure::instructions},
         {"decode_instructions_per_token", "decode instructions", "instructions/token", Better::lower,
          &ResultRow::decode_instructions_samples, 1e6, "M instr/token", 0.0, false, true, Measure::instructions},
+        // A prompt followed by generation in one test (llama-bench -pg): its own workload, so its
+        // own metric, never folded into prefill or decode. Only llama-bench's output files have it
+        // (compare, gate --results); perfgate's runs record prefill and decode apart.
+        {"prompt_gen_tok_s", "prompt+gen", "tok/s", Better::higher, &ResultRow::prompt_gen_samples, 1.0, "tok/s", 0.0,
+         false},
     };
     return table;
 }

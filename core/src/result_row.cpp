@@ -68,4 +68,8 @@ std::vector<double> ResultRow::decode_instructions_samples() const {
     return samples_or_single(decode_instructions_per_token_samples, decode_instructions_per_token);
 }
 
+std::vector<double> ResultRow::prompt_gen_samples() const {
+    return samples_or_single(prompt_gen_tok_s_samples, prompt_gen_tok_s);
+}
+
 }  // namespace perfgate

@@ -76,6 +76,8 @@ ResultRow new_row() {
     r.peak_device_memory_bytes_samples = {2147483648.0, 2146435072.0};
     r.decode_instructions_per_token = 15336217.1875;
     r.decode_instructions_per_token_samples = {15336217.1875};
+    r.prompt_gen_tok_s = 81.25;
+    r.prompt_gen_tok_s_samples = {81.0, 81.5};
     return r;
 }
 
@@ -85,10 +87,12 @@ TEST_CASE("an older header is upgraded in place, every earlier row kept, when ro
     // Each layout lacks a column and every column that came after it.
     const auto and_later = [](std::vector<std::string> first) {
         for (const char* c : {"prefill_instructions_per_token", "prefill_instructions_per_token_samples",
-                              "decode_instructions_per_token", "decode_instructions_per_token_samples"})
+                              "decode_instructions_per_token", "decode_instructions_per_token_samples",
+                              "prompt_gen_tok_s", "prompt_gen_tok_s_samples"})
             first.push_back(c);
         return first;
     };
+    const std::vector<std::string> prompt_gen = {"prompt_gen_tok_s", "prompt_gen_tok_s_samples"};
     const std::vector<std::string> instructions = and_later({});
     const std::vector<std::string> device = and_later({"peak_device_memory_bytes", "peak_device_memory_bytes_samples"});
     const std::vector<std::string> peak = and_later({"peak_memory_bytes", "peak_memory_bytes_samples",
@@ -101,7 +105,7 @@ TEST_CASE("an older header is upgraded in place, every earlier row kept, when ro
                                                                      "peak_device_memory_bytes",
                                                                      "peak_device_memory_bytes_samples"});
     const auto lacking =
-        GENERATE_COPY(values({instructions, device, peak, machine_and_peak, arm_machine_and_peak}));
+        GENERATE_COPY(values({prompt_gen, instructions, device, peak, machine_and_peak, arm_machine_and_peak}));
     const auto old_columns = without(lacking);
 
     const auto dir = test::fresh_dir("csv-upgrade", "before-" + lacking.front());
@@ -146,6 +150,7 @@ TEST_CASE("an older header is upgraded in place, every earlier row kept, when ro
     CHECK(added.peak_device_memory_bytes == 2147483648.0);
     CHECK(added.peak_device_memory_bytes_samples == std::vector<double>{2147483648.0, 2146435072.0});
     CHECK(added.decode_instructions_per_token == Approx(15336217.1875));
+    CHECK(added.prompt_gen_tok_s_samples == std::vector<double>{81.0, 81.5});
 
     // Nothing is left beside it (the temporary was renamed over the file).
     std::size_t entries = 0;
@@ -166,7 +171,8 @@ TEST_CASE("merge into an older file upgrades it too, and a merge that adds nothi
     const auto old_columns = without({"peak_memory_bytes", "peak_memory_bytes_samples", "peak_device_memory_bytes",
                                       "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
                                       "prefill_instructions_per_token_samples", "decode_instructions_per_token",
-                                      "decode_instructions_per_token_samples"});
+                                      "decode_instructions_per_token_samples", "prompt_gen_tok_s",
+                                      "prompt_gen_tok_s_samples"});
     const std::string original = joined(old_columns) + "\n" + record(old_columns, old_row("m-old", "old-run"));
     std::ofstream(path, std::ios::binary) << original;
 

@@ -335,6 +335,11 @@ double one_sided_p(double d, double se, bool t_test, double df) {
 // alone, the within-run test of the repetitions must agree too.
 struct BeyondNoise {
     bool worse = false, better = false;
+    // Set when the change in the bad direction was beyond the assumed spread and the within-run
+    // test of the repetitions did not agree: its name and one-sided p, for the reason.
+    const char* blocked_by = nullptr;
+    double blocked_p = 1;
+    std::size_t reference_n = 0, current_n = 0;  // the repetitions it compared
 };
 
 BeyondNoise beyond_noise(const Metric& m, double worse_d, double bound, bool enough,
@@ -347,7 +352,13 @@ BeyondNoise beyond_noise(const Metric& m, double worse_d, double bound, bool eno
                                 : p_lower(within, reference_samples, current);
     const auto better_p = higher ? p_lower(within, reference_samples, current)
                                  : p_lower(within, current, reference_samples);
-    if (worse_p && *worse_p >= alpha) b.worse = false;
+    if (b.worse && worse_p && *worse_p >= alpha) {
+        b.worse = false;
+        b.blocked_by = to_string(within);
+        b.blocked_p = *worse_p;
+        b.reference_n = reference_samples.size();
+        b.current_n = current.size();
+    }
     if (better_p && *better_p >= alpha) b.better = false;
     return b;
 }
@@ -367,6 +378,16 @@ void set_history_verdict(MetricCheck& c, const Metric& m, const BeyondNoise& noi
     c.reason = noise;
     if (floor_worse && noise_says.worse) {
         c.verdict = Verdict::regressed;
+    } else if (floor_worse && noise_says.blocked_by) {
+        // Beyond the assumed between-run spread (c.p_value), but the runs' own repetitions scatter
+        // too much for the within-run test to agree: say that, not "within the run-to-run noise"
+        // beside a tiny p.
+        c.verdict = Verdict::inconclusive;
+        c.reason = fmt::format(
+            "{} {:.1f}% (floor {:.1f}%), beyond the assumed between-run spread (p = {:.3g}), but the repetitions "
+            "scatter too much to tell it from noise ({} p = {:.3g} over {} and {}, alpha {:.2g}; {})",
+            worse_word(m), std::fabs(*c.change) * 100, c.max_drop * 100, *c.p_value, noise_says.blocked_by,
+            noise_says.blocked_p, noise_says.reference_n, noise_says.current_n, c.alpha, noise);
     } else if (floor_worse) {
         c.verdict = Verdict::inconclusive;
         c.reason = fmt::format("{} {:.1f}% (floor {:.1f}%) but within the run-to-run noise ({}; p = {:.3g})",

@@ -1,7 +1,7 @@
 // llama-bench -o csv: a header of field names, then one row per test with every value quoted.
 // It carries no per-repetition samples (only avg_* and stddev_*). Each row becomes the JSON
-// object -o json would have printed (numbers where the text is a number), so the three formats
-// share one record reader.
+// object -o json would have printed (numbers where the text is a number), so the formats share
+// one record reader.
 #include <fmt/format.h>
 
 #include <charconv>
@@ -44,7 +44,15 @@ Expected<std::vector<std::string>> split_record(std::string_view text, std::size
     return fields;
 }
 
-nlohmann::json typed_value(const std::string& text) {
+}  // namespace
+
+namespace detail {
+
+nlohmann::json llama_bench_value(const std::string& key, const std::string& text) {
+    // Identity fields stay text even when they look like numbers (a commit "1234567").
+    if (key == "build_commit" || key == "model_filename" || key == "model_type" || key == "cpu_info" ||
+        key == "gpu_info" || key == "backends" || key == "test_time")
+        return text;
     std::int64_t i = 0;
     if (auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), i);
         ec == std::errc() && end == text.data() + text.size() && !text.empty())
@@ -56,9 +64,12 @@ nlohmann::json typed_value(const std::string& text) {
     return text;
 }
 
-}  // namespace
+}  // namespace detail
 
 Expected<std::vector<LlamaBenchTest>> parse_llama_bench_csv(std::string_view text, const std::string& origin) {
+    // The record's configuration is JSON text, which must be UTF-8 (nlohmann's dump throws).
+    if (auto defect = find_binary_or_invalid_utf8(text))
+        return make_error(fmt::format("{}:{}: llama-bench CSV: {}: not text", origin, defect->line, defect->what));
     std::size_t pos = 0, line = 1;
     auto header = split_record(text, pos, line, origin);
     if (!header) return header.error();
@@ -74,13 +85,8 @@ Expected<std::vector<LlamaBenchTest>> parse_llama_bench_csv(std::string_view tex
             return make_error(fmt::format("{}:{}: llama-bench CSV: {} fields, the header has {}", origin, row_line,
                                           fields->size(), header->size()));
         nlohmann::json object = nlohmann::json::object();
-        for (std::size_t i = 0; i < fields->size(); ++i) {
-            // Identity fields stay text even when they look like numbers (a commit "1234567").
-            const auto& key = (*header)[i];
-            const bool text_only = key == "build_commit" || key == "model_filename" || key == "model_type" ||
-                                   key == "cpu_info" || key == "gpu_info" || key == "backends" || key == "test_time";
-            object[key] = text_only ? nlohmann::json((*fields)[i]) : typed_value((*fields)[i]);
-        }
+        for (std::size_t i = 0; i < fields->size(); ++i)
+            object[(*header)[i]] = detail::llama_bench_value((*header)[i], (*fields)[i]);
         tests.push_back(detail::llama_bench_test_from_json(object, row_line));
     }
     if (tests.empty()) return make_error(origin + ":2: llama-bench CSV: no test rows");

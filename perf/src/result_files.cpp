@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -77,12 +78,23 @@ ResultRow row_of_test(const LlamaBenchTest& t, const std::string& origin, const 
     return r;
 }
 
-// A model file and the text of a configuration.
-using TestGroupKey = std::pair<std::string, std::string>;
+// A model file, the text of a configuration, and whether the group holds -pg tests: a prompt
+// followed by generation is a workload of its own, a pair of its own (never one row with pp and tg).
+struct TestGroupKey {
+    std::string model, configuration;
+    bool prompt_gen = false;
+    auto operator<=>(const TestGroupKey&) const = default;
+};
 
-// The prompt-processing and the text-generation tests of one model and configuration, in file order.
+// The prompt-processing and the text-generation tests of one model and configuration, in file
+// order; or its -pg tests.
 struct TestGroup {
-    std::vector<const LlamaBenchTest*> prefill, decode;
+    std::vector<const LlamaBenchTest*> prefill, decode, prompt_gen;
+
+    std::size_t rows() const { return std::max({prefill.size(), decode.size(), prompt_gen.size()}); }
+    const LlamaBenchTest& first() const {
+        return !prefill.empty() ? *prefill.front() : !decode.empty() ? *decode.front() : *prompt_gen.front();
+    }
 };
 
 struct TestGroups {
@@ -91,41 +103,40 @@ struct TestGroups {
     std::map<std::string, std::set<std::string>> configurations_of_model;
 };
 
-// Every test checked, and those with a headline number grouped (-pg tests have none).
+// Every test checked and grouped: prompt processing and text generation by configuration, -pg
+// tests by configuration in groups of their own.
 Expected<TestGroups> group_tests(const std::vector<LlamaBenchTest>& tests, const std::string& origin) {
     TestGroups grouped;
     for (const auto& t : tests) {
         if (auto st = check_test(t, origin); !st) return st.error();
-        if (!t.is_prefill() && !t.is_decode()) continue;
-        const TestGroupKey key{model_name_of(t), fmt::format("{}", fmt::join(t.configuration, " "))};
+        if (!t.is_prefill() && !t.is_decode() && !t.is_prompt_gen()) continue;
+        const TestGroupKey key{model_name_of(t), fmt::format("{}", fmt::join(t.configuration, " ")), t.is_prompt_gen()};
         if (!grouped.groups.count(key)) grouped.order.push_back(key);
         TestGroup& group = grouped.groups[key];
-        (t.is_prefill() ? group.prefill : group.decode).push_back(&t);
-        grouped.configurations_of_model[key.first].insert(key.second);
+        (t.is_prompt_gen() ? group.prompt_gen : t.is_prefill() ? group.prefill : group.decode).push_back(&t);
+        grouped.configurations_of_model[key.model].insert(key.configuration);
     }
-    if (grouped.order.empty()) return make_error(origin + ":1: llama-bench: no prompt-processing or text-generation test");
+    if (grouped.order.empty())
+        return make_error(origin + ":1: llama-bench: no prompt-processing, text-generation or prompt+generation test");
     return grouped;
 }
 
 // The model's name, and when the file measured it in several configurations, the parameters that
 // tell this configuration from the model's others.
 std::string model_label(const TestGroups& grouped, const TestGroupKey& key) {
-    if (grouped.configurations_of_model.at(key.first).size() <= 1) return key.first;
+    if (grouped.configurations_of_model.at(key.model).size() <= 1) return key.model;
     std::map<std::string, std::set<std::string>> values;
     for (const auto& [other, group] : grouped.groups)
-        if (other.first == key.first)
-            for (const auto* t : group.prefill.empty() ? group.decode : group.prefill)
-                for (const auto& kv : t->configuration) values[kv.substr(0, kv.find('='))].insert(kv);
+        if (other.model == key.model)
+            for (const auto& kv : group.first().configuration) values[kv.substr(0, kv.find('='))].insert(kv);
     std::vector<std::string> differing;
-    const TestGroup& group = grouped.groups.at(key);
-    const auto* first = group.prefill.empty() ? group.decode.front() : group.prefill.front();
-    for (const auto& kv : first->configuration)
+    for (const auto& kv : grouped.groups.at(key).first().configuration)
         if (values[kv.substr(0, kv.find('='))].size() > 1) differing.push_back(kv);
-    return key.first + fmt::format(" [{}]", fmt::join(differing, ","));
+    return key.model + fmt::format(" [{}]", fmt::join(differing, ","));
 }
 
-// The k-th row of a group: its k-th prompt-processing and k-th text-generation test, whichever
-// the group has.
+// The k-th row of a group of prompt-processing and text-generation tests: its k-th of each,
+// whichever the group has.
 ResultRow group_row(const TestGroup& group, std::size_t k, const std::string& origin, const std::string& host) {
     const auto& pp = group.prefill;
     const auto& tg = group.decode;
@@ -149,6 +160,23 @@ ResultRow group_row(const TestGroup& group, std::size_t k, const std::string& or
     return r;
 }
 
+// A -pg test as a row of its own: its prompt and generated tokens are its workload, its tokens
+// per second (prompt and generated together) its one metric. The model name says which test it
+// is, in llama.cpp's own words ("pp512+tg128").
+ResultRow prompt_gen_row(const LlamaBenchTest& t, const std::string& model, const std::string& origin,
+                         const std::string& host) {
+    ResultRow r = row_of_test(t, origin, host);
+    r.model = fmt::format("{} [pp{}+tg{}]", model, t.n_prompt, t.n_gen);
+    r.prompt_tokens = t.n_prompt;
+    r.prompt_target_len = t.n_prompt;
+    r.generated_tokens = t.n_gen;
+    r.max_tokens = t.n_gen;
+    r.prompt_gen_tok_s = t.avg_ts;
+    r.prompt_gen_tok_s_samples = t.samples_ts;
+    if (!t.samples_ts.empty()) r.repetitions = static_cast<std::int64_t>(t.samples_ts.size());
+    return r;
+}
+
 }  // namespace
 
 const char* to_string(ResultFileFormat format) {
@@ -157,6 +185,7 @@ const char* to_string(ResultFileFormat format) {
         case ResultFileFormat::llama_bench_json: return "llama-bench -o json";
         case ResultFileFormat::llama_bench_jsonl: return "llama-bench -o jsonl";
         case ResultFileFormat::llama_bench_csv: return "llama-bench -o csv";
+        case ResultFileFormat::llama_bench_sql: return "llama-bench -o sql";
     }
     return "results CSV";
 }
@@ -167,6 +196,7 @@ Expected<ResultFileFormat> detect_result_file_format(const std::string& path) {
     if (!text) return text.error();
     const auto body = trim(*text);
     if (body.starts_with("build_commit,") || body.starts_with("\"build_commit\",")) return ResultFileFormat::llama_bench_csv;
+    if (starts_as_llama_bench_sql(body)) return ResultFileFormat::llama_bench_sql;
     if (body.starts_with("[")) return ResultFileFormat::llama_bench_json;
     if (body.starts_with("{")) return ResultFileFormat::llama_bench_jsonl;
     return ResultFileFormat::results_csv;
@@ -180,7 +210,11 @@ Expected<std::vector<ResultRow>> llama_bench_rows(const std::vector<LlamaBenchTe
     for (const auto& key : grouped->order) {
         const std::string model = model_label(*grouped, key);
         const TestGroup& group = grouped->groups.at(key);
-        for (std::size_t k = 0; k < std::max(group.prefill.size(), group.decode.size()); ++k) {
+        for (std::size_t k = 0; k < group.rows(); ++k) {
+            if (key.prompt_gen) {
+                rows.push_back(prompt_gen_row(*group.prompt_gen[k], model, origin, host));
+                continue;
+            }
             ResultRow r = group_row(group, k, origin, host);
             r.model = model;
             rows.push_back(std::move(r));
@@ -208,6 +242,7 @@ Expected<ReadResultFile> read_result_file(const std::string& path, const std::st
     switch (*format) {
         case ResultFileFormat::llama_bench_json: tests = parse_llama_bench_json_tests(*text, path); break;
         case ResultFileFormat::llama_bench_jsonl: tests = parse_llama_bench_jsonl(*text, path); break;
+        case ResultFileFormat::llama_bench_sql: tests = parse_llama_bench_sql(*text, path); break;
         default: tests = parse_llama_bench_csv(*text, path); break;
     }
     if (!tests) return tests.error();

@@ -1,9 +1,12 @@
 // The runtime table: one row per runtime kind, each defined in its own src/runtimes/<kind>.cpp.
 // Everything that depends on the kind reads it from here (include/perfgate/perf/runtime_adapter.hpp).
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <stdexcept>
 
+#include "perfgate/core/metric.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/runtime_adapter.hpp"
 
@@ -47,6 +50,20 @@ const RuntimeAdapter* find_runtime_adapter(std::string_view kind) {
 const RuntimeAdapter& adapter_of(const SuiteRuntime& runtime) {
     if (const auto* a = find_runtime_adapter(runtime.kind)) return *a;
     throw std::logic_error("runtime \"" + runtime.name + "\" has kind \"" + runtime.kind + "\", which is not in the runtime table");
+}
+
+std::vector<std::string> measurable_metrics(const SuiteRuntime& runtime) {
+    static const std::vector<std::string> timed_launch = {"peak_memory_bytes", "peak_device_memory_bytes"};
+    const auto& parsed = adapter_of(runtime).metrics;
+    std::vector<std::string> out;
+    for (const auto& m : metrics()) {
+        if (m.measure != runtime.measure) continue;
+        const std::string key(m.key);
+        const bool by_launch = runtime.measure == Measure::instructions ||
+                               std::find(timed_launch.begin(), timed_launch.end(), key) != timed_launch.end();
+        if (by_launch || std::find(parsed.begin(), parsed.end(), key) != parsed.end()) out.push_back(key);
+    }
+    return out;
 }
 
 std::string runtime_kind_names() {

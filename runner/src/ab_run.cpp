@@ -13,6 +13,7 @@
 #include "perfgate/core/stats.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/pair_runner.hpp"
+#include "perfgate/perf/runtime_adapter.hpp"
 #include "perfgate/runner/ab.hpp"
 #include "percent_text.hpp"
 
@@ -54,7 +55,7 @@ public:
     AbRun(const perf::Suite& suite, const perf::HostContext& host, const AbRequest& request, std::ostream& log,
           AbReport& report)
         : suite_(suite), host_(host), request_(request), log_(log), report_(report),
-          metrics_(ab_metrics(suite.find_runtime(request.runtime)->measure)) {}
+          metrics_(ab_metrics(*suite.find_runtime(request.runtime))) {}
 
     Expected<AbModelResult> run_model(const std::string& model) {
         AbModelResult result;
@@ -157,7 +158,13 @@ Status check_binary(const std::string& option, const std::string& runtime, const
 
 }  // namespace
 
-std::vector<std::string> ab_metrics(Measure measure) { return gated_metric_keys(measure); }
+std::vector<std::string> ab_metrics(const perf::SuiteRuntime& runtime) {
+    std::vector<std::string> out;
+    const auto measurable = perf::measurable_metrics(runtime);
+    for (const auto& key : gated_metric_keys(runtime.measure))
+        if (std::find(measurable.begin(), measurable.end(), key) != measurable.end()) out.push_back(key);
+    return out;
+}
 
 Status check_ab_rounds(const StopRule& stop, double alpha, std::size_t metrics) {
     if (stop.min_rounds < 2 || stop.max_rounds < stop.min_rounds)
@@ -183,7 +190,7 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
     const perf::SuiteRuntime* runtime = manifest.find_runtime(request.runtime);
     if (!runtime)
         return make_error(manifest.path.string() + ": no runtime named \"" + request.runtime + "\" in this suite");
-    const auto metrics = ab_metrics(runtime->measure);
+    const auto metrics = ab_metrics(*runtime);
     if (auto st = check_ab_rounds(request.stop, request.alpha, metrics.size()); !st) return st.error();
     if (auto st = check_binary("--base-binary", request.runtime, request.base_binary); !st) return st.error();
     if (auto st = check_binary("--head-binary", request.runtime, request.head_binary); !st) return st.error();

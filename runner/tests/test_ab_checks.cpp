@@ -2,11 +2,14 @@
 // decide anything, a binary that is not there; and a run that decided nothing is not a PASS.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "perfgate/core/metric.hpp"
+#include "perfgate/perf/runtime_adapter.hpp"
 #include "perfgate/perf/suite.hpp"
 #include "perfgate/runner/ab.hpp"
 #include "perfgate/runner/ab_render.hpp"
@@ -26,10 +29,19 @@ TEST_CASE("A/B rounds: too few to decide are refused with the fewest that would 
     CHECK_FALSE(check_ab_rounds({6, 5}, 0.01));
     // A looser alpha narrows the interval: 3 rounds can decide at 20%.
     CHECK(check_ab_rounds({3, 3}, 0.2));
-    // The rate is split over the metrics the runtime measures: a timed run's 3, a counted run's 2.
-    CHECK(ab_metrics() == std::vector<std::string>{"decode_tok_s", "prefill_tok_s", "peak_memory_bytes"});
-    CHECK(ab_metrics(perfgate::Measure::instructions) ==
+    // The rate is split over the metrics the runtime measures: a timed run's 3, a counted run's 2;
+    // never a metric only other tools' files carry (llama-bench's -pg rate), nor one not gated.
+    perf::SuiteRuntime timed;
+    timed.kind = "llama-bench";
+    CHECK(ab_metrics(timed) == std::vector<std::string>{"decode_tok_s", "prefill_tok_s", "peak_memory_bytes"});
+    perf::SuiteRuntime counted = timed;
+    counted.measure = perfgate::Measure::instructions;
+    CHECK(ab_metrics(counted) ==
           std::vector<std::string>{"prefill_instructions_per_token", "decode_instructions_per_token"});
+    CHECK(perfgate::find_metric("prompt_gen_tok_s")->gated);  // gated when read from a file
+    const auto measurable = perf::measurable_metrics(timed);
+    CHECK(std::find(measurable.begin(), measurable.end(), "prompt_gen_tok_s") == measurable.end());
+    CHECK(std::find(measurable.begin(), measurable.end(), "peak_device_memory_bytes") != measurable.end());
     // The factor behind the rule: 2 rounds at the last look's level span [-100%, >+1000%] at 1%.
     CHECK(gates::interval_half_width_factor(0.994, 2) > 50);
     CHECK(gates::interval_half_width_factor(0.994, 10) < 1.5);

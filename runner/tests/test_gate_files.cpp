@@ -113,7 +113,7 @@ TEST_CASE("gate_files: the next day's unchanged run passes against its baseline,
     CHECK(allowed->empty_run_failure.empty());
 }
 
-TEST_CASE("gate_files: llama-bench's own json, jsonl and csv of one run get one verdict, named by the user's file",
+TEST_CASE("gate_files: llama-bench's own json, jsonl, csv and sql of one run get one verdict, named by the user's file",
           "[gate-files][llama-bench]") {
     const auto outputs = [](const std::string& name) {
         return test::source_path("perf/tests/data/recorded/llama-bench-outputs/" + name).string();
@@ -142,7 +142,7 @@ TEST_CASE("gate_files: llama-bench's own json, jsonl and csv of one run get one 
     CHECK_THAT(missing_host.error().message, Catch::Contains("run-b.json: llama-bench output (llama-bench -o json) names no host") &&
                                                  Catch::Contains("--host"));
     std::vector<gates::GateReport> reports;
-    for (const char* file : {"run-b.json", "run-b.jsonl", "run-b.csv"}) {
+    for (const char* file : {"run-b.json", "run-b.jsonl", "run-b.csv", "run-b.sql"}) {
         INFO(file);
         auto report = judge(file, "h");
         REQUIRE(report);
@@ -155,8 +155,8 @@ TEST_CASE("gate_files: llama-bench's own json, jsonl and csv of one run get one 
         reports.push_back(*report);
     }
     // One set of readings in three formats — llama-bench's json, the same objects as JSON lines, and
-    // perfgate's CSV of the same rows — gets one verdict, metric by metric. (run-b.jsonl and
-    // run-b.csv above were separate llama-bench runs: only their shape is run-b.json's.)
+    // perfgate's CSV of the same rows — gets one verdict, metric by metric. (run-b.jsonl,
+    // run-b.csv and run-b.sql above were separate llama-bench runs: only their shape is run-b.json's.)
     const auto doc = nlohmann::json::parse(test::read_file(outputs("run-b.json")));
     {
         std::ofstream lines(tmp / "same.jsonl", std::ios::binary);

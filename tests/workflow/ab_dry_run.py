@@ -4,18 +4,26 @@
 The `run:` steps are taken from the workflow as they are and executed with bash in a scratch
 workspace shaped like the runner's: runtime/head is a clone of a little runtime repository (a CMake
 project whose build writes a stub runtime printing mlxcel's output line at a rate set in its
-CMakeLists.txt), perfgate/build/cli/perfgate is the perfgate under test. The steps that install
+CMakeLists.txt; configured with -DCOUNTED=ON, the workflow's count-configure-args, it is instead a
+llama-bench whose work per token, counted under the real valgrind, its CMakeLists.txt sets),
+perfgate/build/cli/perfgate is the perfgate under test. Every scenario counts instructions too. The steps that install
 Debian packages and build perfgate, and GitHub's own actions (checkout, upload), are the runner's:
 the harness does their work. `gh` is a fake that records the comment it was asked to post.
 Scenarios, each a pull request of the runtime repository against main:
   1. an unchanged head: base and head are built, `perfgate ab` measures both, the report goes to
      the job summary and the comment, and the verdict passes;
   2. a head whose runtime is 3x slower: the same report names the regression and the verdict fails;
+     its instructions per token are unchanged, and the counted A/B says so;
+  2b. a head doing 10% more work per token at the same wall-time rate: the counted A/B regresses and
+     the verdict fails, naming instructions;
   3. the same from a fork: measured and failed alike, but no comment (a fork's token cannot write);
   4. a head with no merge base with main: nothing is measured and the verdict fails closed;
   5. a push (no pull request): the merge-base step refuses, the verdict fails closed;
   6. a head whose build does not produce the binary: perfgate ab refuses before anything runs
      (exit 2), the verdict fails.
+And perf-gate.yml's `ab` job, which calls this workflow for perfgate's own pull requests: every
+input it passes is declared, the measuring perfgate is the target branch's, and the binary, target,
+vocabulary and suites it names are those perfgate's CMake and suites make.
 usage: ab_dry_run.py WORKFLOW PERFGATE_EXECUTABLE WORK_DIR
 """
 import os
@@ -34,12 +42,24 @@ HARNESS_STEPS = {"git", "tools"}
 RUNTIME_CMAKE = """cmake_minimum_required(VERSION 3.25)
 project(stubruntime NONE)
 set(RATE {rate})
+set(WORK {work})
+option(COUNTED "a llama-bench whose work per token is counted" OFF)
 configure_file(runtime.sh.in "${{CMAKE_BINARY_DIR}}/{binary}" @ONLY
                FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE)
 add_custom_target(stub-runtime ALL)
 """
 # mlxcel's output: a decode rate within about 1% of RATE, so rounds are never identical.
+# Counted: a llama-bench that loops WORK times 30 per prompt token and WORK times 70 per generated
+# token (-p, -n), then prints a recorded llama-bench -o json document.
 RUNTIME_SCRIPT = """#!/bin/sh
+if [ "@COUNTED@" = "ON" ]; then
+  p=0; n=0
+  while [ $# -gt 0 ]; do case "$1" in -p) p=$2; shift ;; -n) n=$2; shift ;; esac; shift; done
+  i=0; end=$(( (p * 30 + n * 70) * @WORK@ ))
+  while [ "$i" -lt "$end" ]; do i=$((i + 1)); done
+  cat "@CMAKE_SOURCE_DIR@/llama-bench.json"
+  exit 0
+fi
 rate=$(awk -v r=@RATE@ -v s="$$" 'BEGIN {{ srand(s); printf "%.2f", r * (0.995 + 0.01 * rand()) }}')
 echo "Runtime device: CPU"
 echo "Generating..."
@@ -54,35 +74,48 @@ SUITE = """{
   "runtimes": [{"name": "stubrt", "kind": "mlxcel", "binary": "stub-runtime"}]
 }
 """
+COUNT_SUITE = """{
+  "suite": "stubcount",
+  "description": "The A/B workflow's dry run, counted: the stub runtime's instructions per token.",
+  "backend": "cpu",
+  "results_suffix": "instructions",
+  "workload": {"prompt_tokens": 16, "generated_tokens": 8, "warmup": 0, "repetitions": 1, "timeout_s": 60},
+  "models": [{"name": "small", "checkpoint": "models/small", "format": "Q8_0", "weight_gb": 0.1}],
+  "runtimes": [{"name": "stubcount", "kind": "llama-bench", "binary": "stub-runtime", "measure": "instructions"}]
+}
+"""
+RECORDED_LLAMA_BENCH = os.path.join(SOURCE, "perf", "tests", "data", "recorded", "llama-bench-tiny-llama-ci.json")
 
 
 def git(repo, *args):
     return sh(["git", "-C", repo, *args], cwd=repo).stdout.strip()
 
 
-def commit_runtime(repo, rate, binary="bin/stub-runtime", message="runtime"):
+def commit_runtime(repo, rate, binary="bin/stub-runtime", message="runtime", work=10):
     os.makedirs(os.path.join(repo, "perf"), exist_ok=True)
-    open(os.path.join(repo, "CMakeLists.txt"), "w").write(RUNTIME_CMAKE.format(rate=rate, binary=binary))
+    open(os.path.join(repo, "CMakeLists.txt"), "w").write(RUNTIME_CMAKE.format(rate=rate, binary=binary, work=work))
     open(os.path.join(repo, "runtime.sh.in"), "w").write(RUNTIME_SCRIPT.format())
     open(os.path.join(repo, "perf", "ab-suite.json"), "w").write(SUITE)
+    open(os.path.join(repo, "perf", "count-suite.json"), "w").write(COUNT_SUITE)
+    shutil.copyfile(RECORDED_LLAMA_BENCH, os.path.join(repo, "llama-bench.json"))
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", message)
     return git(repo, "rev-parse", "HEAD")
 
 
 def make_origin():
-    """The runtime's repository: main at rate 60, and branches for each scenario's head."""
+    """The runtime's repository: main at rate 60 and work 10, and branches for each scenario's head."""
     origin = os.path.join(WORK, "origin")
     os.makedirs(origin)
     git(origin, "init", "-q", "-b", "main")
     git(origin, "config", "user.email", "dry@run")
     git(origin, "config", "user.name", "dry run")
     commit_runtime(origin, 60.0, message="base")
-    for branch, rate, binary in (("same", 60.0, "bin/stub-runtime"), ("slower", 20.0, "bin/stub-runtime"),
-                                 ("unbuilt", 60.0, "bin/other-name")):
+    for branch, rate, binary, work in (("same", 60.0, "bin/stub-runtime", 10), ("slower", 20.0, "bin/stub-runtime", 10),
+                                       ("heavier", 60.0, "bin/stub-runtime", 11), ("unbuilt", 60.0, "bin/other-name", 10)):
         git(origin, "checkout", "-q", "-b", branch, "main")
         open(os.path.join(origin, "NOTES"), "w").write(branch + "\n")
-        commit_runtime(origin, rate, binary, message=branch)
+        commit_runtime(origin, rate, binary, message=branch, work=work)
     git(origin, "checkout", "-q", "--orphan", "unrelated")
     commit_runtime(origin, 60.0, message="no common history")
     git(origin, "checkout", "-q", "main")
@@ -123,6 +156,8 @@ def run(job, ws, event_name, fork=False):
     inputs = {"perfgate-repository": "o/perfgate", "perfgate-ref": "v1", "suite": "runtime/head/perf/ab-suite.json",
               "runtime": "stubrt", "binary": "bin/stub-runtime", "build-target": "stub-runtime",
               "configure-args": "", "models": "small", "vocab-dir": "", "thresholds-dir": "perfgate/thresholds", "min-rounds": 3, "max-rounds": 4,
+              "count-suite": "runtime/head/perf/count-suite.json", "count-runtime": "stubcount",
+              "count-configure-args": "-DCOUNTED=ON", "count-min-rounds": 3, "count-max-rounds": 4,
               "runs-on": '"ubuntu-latest"', "comment": True}
     head_repo = "someone/runtime" if fork else "o/runtime"
     ctx = {"inputs": inputs, "steps": {},
@@ -141,6 +176,44 @@ def run(job, ws, event_name, fork=False):
     return outcomes, open(summary).read(), gh_calls, body
 
 
+def check_own_ab_job(reusable):
+    """perf-gate.yml's `ab` job against this workflow's inputs and the build it names."""
+    caller = yaml.safe_load(open(os.path.join(os.path.dirname(WORKFLOW), "perf-gate.yml")))
+    job = caller["jobs"].get("ab", {})
+    declared = reusable[True]["workflow_call"]["inputs"]
+    given = job.get("with", {})
+    check(job.get("uses") == "./.github/workflows/perfgate-ab.yml", "own ab job: calls the reusable workflow")
+    check(job.get("if") == "github.event_name == 'pull_request'", "own ab job: runs on pull requests")
+    unknown = sorted(set(given) - set(declared))
+    check(not unknown, f"own ab job: every input it passes is declared ({unknown})")
+    missing = sorted(k for k, v in declared.items() if v.get("required") and k not in given)
+    check(not missing, f"own ab job: every required input is given ({missing})")
+    check(given.get("perfgate-ref") == "${{ github.event.pull_request.base.sha }}",
+          "own ab job: the perfgate that measures is the target branch's, not the pull request's")
+    check(job.get("permissions", {}).get("pull-requests") == "write",
+          "own ab job: grants what the reusable job asks (pull-requests: write, for the comment)")
+    cmake = open(os.path.join(SOURCE, "cmake", "PerfgateLlamaCpp.cmake")).read()
+    check('set(_llama_root "${CMAKE_BINARY_DIR}/llama.cpp")' in cmake
+          and 'set(_llama_build "${_llama_root}/build-${PERFGATE_LLAMA_BACKEND}")' in cmake
+          and "-DPERFGATE_LLAMA_BACKEND=cpu" in given.get("configure-args", "")
+          and given.get("binary") == "llama.cpp/build-cpu/bin/llama-bench",
+          "own ab job: the binary is where the embedded cpu build puts llama-bench")
+    check(f"ExternalProject_Add({given.get('build-target')}\n" in cmake, "own ab job: the build target is the embedded llama.cpp")
+    check('set(_llama_src "${_llama_root}/src")' in cmake and given.get("vocab-dir") == "build/head/llama.cpp/src/models",
+          "own ab job: the tokenizers are the head build's fetched llama.cpp models/")
+    check("-DPERFGATE_LLAMA_NATIVE=OFF" in given.get("count-configure-args", "")
+          and "if(NOT PERFGATE_LLAMA_NATIVE)\n    list(APPEND _llama_args ${PERFGATE_LLAMA_X86_PORTABLE_FLAGS})" in cmake,
+          "own ab job: the counted builds are not native (no AVX-512 for valgrind) and name their x86 sets")
+    for key, runtime in (("suite", given.get("runtime")), ("count-suite", given.get("count-runtime"))):
+        path = given.get(key, "")
+        check(path.startswith("perfgate/"), f"own ab job: {key} is perfgate's own ({path})")
+        suite = yaml.safe_load(open(os.path.join(SOURCE, path[len("perfgate/"):])))
+        check(any(r["name"] == runtime for r in suite["runtimes"])
+              and all(any(m["name"] == model for m in suite["models"]) for model in given.get("models", "").split()),
+              f"own ab job: {path} has runtime {runtime} and the models {given.get('models')}")
+    check(suite["runtimes"][0].get("measure") == "instructions", "own ab job: the count suite counts instructions")
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -148,6 +221,7 @@ def main():
     check("workflow_call" in workflow[True], "the workflow is reusable (on: workflow_call)")
     job = workflow["jobs"]["ab"]
     check(job.get("container") == "debian:12", "ab: perfgate is built in a Debian 12 container")
+    check_own_ab_job(workflow)
     origin = make_origin()
 
     # 1. An unchanged head passes, with the report in the summary and the comment.
@@ -159,10 +233,21 @@ def main():
                                                                                "comment.md")).read(),
           "unchanged: the report is posted as the pull request's comment")
     check("no thresholds/default.json" not in body, "unchanged: the floors come from perfgate's thresholds")
+    check("over 3 metrics" in body.split("Instructions per token", 1)[0],
+          "unchanged: the timed A/B splits its false-alarm rate over the 3 metrics it measures")
     artifact = os.listdir(os.path.join(WORK, "same", "perfgate-ab"))
     check(any(f.endswith(".csv") for f in artifact), "unchanged: the A/B rows are recorded for the artifact")
     check({"ab.md", "ab.junit.xml", "ab.json"} <= set(artifact),
           f"unchanged: the report's markdown, JUnit and JSON are in the artifact ({sorted(artifact)})")
+    check(out["ab"]["outputs"].get("count_rc") == "0", f"unchanged: the counted A/B exits 0 ({out['ab']['outputs']})")
+    counted = os.listdir(os.path.join(WORK, "same", "perfgate-ab", "instructions"))
+    check({"ab.md", "ab.junit.xml", "ab.json"} <= set(counted) and any(f.endswith(".csv") for f in counted),
+          f"unchanged: the counted A/B's report and rows are in the artifact's instructions/ ({sorted(counted)})")
+    check("Instructions per token" in body and "Decode instructions" in body and "over 2 metrics" in body,
+          "unchanged: the comment carries the counted A/B beside wall time")
+    head_count = os.path.join(WORK, "same", "build", "head-count")
+    check(os.path.isdir(head_count) and not os.path.islink(head_count),
+          "unchanged: the counted builds have folders of their own")
 
     # 2. A 3x slower head fails, and says so.
     out, summary, calls, body = run(job, workspace(origin, "slower", "slower"), "pull_request")
@@ -172,6 +257,17 @@ def main():
     check("regressed" in body and "regressed" in summary, "slower: the comment and the summary name the regression")
     junit = open(os.path.join(WORK, "slower", "perfgate-ab", "ab.junit.xml")).read()
     check('<failure type="regressed"' in junit, "slower: the JUnit file carries the regression as a failure")
+    check(out["ab"]["outputs"].get("count_rc") == "0" and "perfgate ab (instructions): no regression" in out["Verdict"]["stdout"],
+          "slower: its work per token did not change, and the counted A/B says so")
+
+    # 2b. 10% more work per token, the same wall-time rate: counted instructions catch it.
+    out, summary, calls, body = run(job, workspace(origin, "heavier", "heavier"), "pull_request")
+    check(out["ab"]["outputs"].get("count_rc") == "1", f"heavier: the counted A/B exits 1 ({out['ab']['outputs']})")
+    check(out["Verdict"]["outcome"] == "failure"
+          and "perfgate ab (instructions): a metric regressed" in out["Verdict"]["stdout"],
+          "heavier: the verdict fails on instructions")
+    check("regressed" in body.split("Instructions per token", 1)[-1],
+          "heavier: the comment's counted section names the regression")
 
     # 3. From a fork: measured and judged alike, no comment.
     out, summary, calls, body = run(job, workspace(origin, "fork", "slower"), "pull_request", fork=True)

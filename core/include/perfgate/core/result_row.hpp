@@ -104,6 +104,11 @@ struct ResultRow : HostRecord {
     std::vector<double> prefill_instructions_per_token_samples;
     std::optional<double> decode_instructions_per_token;
     std::vector<double> decode_instructions_per_token_samples;
+    // (Written after decode_instructions_per_token_samples.) Tokens per second of a prompt followed
+    // by generation in one test (llama-bench -pg P,N: (P + N) / time), one sample per repetition.
+    // Read from llama-bench's own output; higher is better.
+    std::optional<double> prompt_gen_tok_s;
+    std::vector<double> prompt_gen_tok_s_samples;
 
     // Where the row came from, for error messages and reports (not written).
     std::string source_file;
@@ -116,6 +121,7 @@ struct ResultRow : HostRecord {
     std::vector<double> peak_device_memory_samples() const;
     std::vector<double> prefill_instructions_samples() const;
     std::vector<double> decode_instructions_samples() const;
+    std::vector<double> prompt_gen_samples() const;
 };
 
 struct ResultFile {

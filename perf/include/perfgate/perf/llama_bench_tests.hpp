@@ -1,7 +1,8 @@
 #pragma once
-// llama-bench's result records, whatever format it printed them in (-o json, -o jsonl, -o csv):
+// llama-bench's result records, whatever format it printed them in (-o json, jsonl, csv, sql):
 // one record per test. A prompt-processing test (n_prompt > 0, n_gen == 0) measures prefill, a
-// text-generation test (n_gen > 0, n_prompt == 0) decode; a mixed -pg test measures neither.
+// text-generation test (n_gen > 0, n_prompt == 0) decode; a -pg test (both) a prompt followed by
+// generation, its own workload.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,7 +20,7 @@ struct LlamaBenchTest {
     std::int64_t n_prompt = 0, n_gen = 0;
     std::optional<std::int64_t> n_batch;
     std::optional<double> avg_ns, avg_ts, stddev_ts;
-    std::vector<double> samples_ns, samples_ts;  // -o csv prints no samples
+    std::vector<double> samples_ns, samples_ts;  // -o csv and -o sql print no samples
     // Every other parameter of the test as "key=value" in output order (threads, layers, depth,
     // cache types, ...): two tests of one configuration have the same text.
     std::vector<std::string> configuration;
@@ -27,11 +28,17 @@ struct LlamaBenchTest {
 
     bool is_prefill() const { return n_prompt > 0 && n_gen == 0; }
     bool is_decode() const { return n_gen > 0 && n_prompt == 0; }
+    bool is_prompt_gen() const { return n_prompt > 0 && n_gen > 0; }
 };
 
 // One parser per format. Errors name `origin` and the line.
 Expected<std::vector<LlamaBenchTest>> parse_llama_bench_json_tests(std::string_view text, const std::string& origin);
 Expected<std::vector<LlamaBenchTest>> parse_llama_bench_jsonl(std::string_view text, const std::string& origin);
 Expected<std::vector<LlamaBenchTest>> parse_llama_bench_csv(std::string_view text, const std::string& origin);
+Expected<std::vector<LlamaBenchTest>> parse_llama_bench_sql(std::string_view text, const std::string& origin);
+
+// Whether `text` (white space trimmed) starts as llama-bench's -o sql does: CREATE TABLE or
+// INSERT INTO.
+bool starts_as_llama_bench_sql(std::string_view text);
 
 }  // namespace perfgate::perf

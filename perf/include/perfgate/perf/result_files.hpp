@@ -1,6 +1,6 @@
 #pragma once
 // Any result file perfgate reads, as rows of the results model: perfgate's CSVs and every mlxcel
-// generation (core's reader), and llama-bench's own -o json, -o jsonl and -o csv output.
+// generation (core's reader), and llama-bench's own -o json, -o jsonl, -o csv and -o sql output.
 #include <string>
 #include <vector>
 
@@ -10,7 +10,7 @@
 
 namespace perfgate::perf {
 
-enum class ResultFileFormat { results_csv, llama_bench_json, llama_bench_jsonl, llama_bench_csv };
+enum class ResultFileFormat { results_csv, llama_bench_json, llama_bench_jsonl, llama_bench_csv, llama_bench_sql };
 const char* to_string(ResultFileFormat format);
 
 struct ReadResultFile {
@@ -18,8 +18,9 @@ struct ReadResultFile {
     std::vector<ResultRow> rows;
 };
 
-// Which format `path` holds: its first line (llama-bench's CSV header starts with build_commit),
-// else its first character ('[': a JSON array, '{': JSON lines), else a results CSV.
+// Which format `path` holds: its first line (llama-bench's CSV header starts with build_commit, its
+// SQL with CREATE TABLE or INSERT INTO), else its first character ('[': a JSON array, '{': JSON
+// lines), else a results CSV.
 Expected<ResultFileFormat> detect_result_file_format(const std::string& path);
 
 // Reads the file in its format. llama-bench rows get runtime "llama-bench", the backend from
@@ -29,7 +30,9 @@ Expected<ReadResultFile> read_result_file(const std::string& path, const std::st
 // llama-bench's tests as rows: one row per model and configuration, its k-th prompt-processing
 // test as prefill and its k-th text-generation test as decode (llama-bench runs -p and -n lists
 // in order). When one file holds several configurations of a model, the parameters that differ
-// are appended to the model name ("m [n_threads=4]"), so each configuration is its own pair.
+// are appended to the model name ("m [n_threads=4]"), so each configuration is its own pair (a depth,
+// -d, is such a parameter: "m [n_depth=512]"). Each -pg test is a row of its own, named with its
+// workload ("m [pp32+tg8]"), whose metric is prompt_gen_tok_s.
 Expected<std::vector<ResultRow>> llama_bench_rows(const std::vector<LlamaBenchTest>& tests, const std::string& origin,
                                                   const std::string& host);
 

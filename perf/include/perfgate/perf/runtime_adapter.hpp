@@ -66,6 +66,11 @@ const std::deque<RuntimeAdapter>& runtime_adapters();
 const RuntimeAdapter* find_runtime_adapter(std::string_view kind);
 // A runtime's adapter; a SuiteRuntime whose kind is not in the table is a programmer error (throws).
 const RuntimeAdapter& adapter_of(const SuiteRuntime& runtime);
+// The metrics a runtime of this kind, measured that way, can have: those its parsers fill, and
+// those the launch measures itself (a timed launch's peak memory and device memory; a counted
+// launch's instructions per token). Metrics only other tools' files carry (llama-bench's -pg
+// tests) are not among them.
+std::vector<std::string> measurable_metrics(const SuiteRuntime& runtime);
 // "llama-bench, mlxcel, mlx-lm, catch2, command": the kinds, for messages.
 std::string runtime_kind_names();
 // Any adapter's format by its manifest spelling ("mlxcel-generate"); nullptr if none has it.

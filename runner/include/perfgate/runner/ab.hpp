@@ -36,10 +36,10 @@ struct AbRequest {
     perf::ContentionMode contention = perf::ContentionMode::enforce;
 };
 
-// The metrics decided for a runtime that measures that way, in report order: its gated metrics
-// (perfgate/core/metric.hpp). The false-alarm rate is split over these only: a timed run over its
-// 3, a counted one over its 2.
-std::vector<std::string> ab_metrics(Measure measure = Measure::time);
+// The metrics decided for a runtime, in report order: the gated metrics (perfgate/core/metric.hpp)
+// it can measure (perf::measurable_metrics). The false-alarm rate is split over these only: a timed
+// llama-bench over its 3, a counted one over its 2.
+std::vector<std::string> ab_metrics(const perf::SuiteRuntime& runtime);
 
 struct AbModelResult {
     std::string model;
@@ -73,7 +73,7 @@ Expected<AbReport> run_ab(const perf::Suite& suite, const perf::HostContext& hos
 // than kMaxIntervalFactor per-round spreads (gates::interval_half_width_factor), else an error that
 // names the fewest rounds that would do.
 inline constexpr double kMaxIntervalFactor = 5.0;
-Status check_ab_rounds(const StopRule& stop, double alpha, std::size_t metrics = ab_metrics().size());
+Status check_ab_rounds(const StopRule& stop, double alpha, std::size_t metrics = 3);
 
 // The report's statement of its false-alarm bound: `alpha` per model over `metrics` metrics and
 // the looks of `levels`, and for the whole run over `models` models by the union bound (capped at

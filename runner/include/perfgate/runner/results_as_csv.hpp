@@ -1,6 +1,6 @@
 #pragma once
 // Result files of any format perfgate reads, as the results CSVs that the gate and the report read:
-// a perfgate or mlxcel CSV as it is, llama-bench's own output (-o json, -o jsonl, -o csv) converted
+// a perfgate or mlxcel CSV as it is, llama-bench's own output (-o json, jsonl, csv, sql) converted
 // to rows in perfgate's schema, in a private folder that lives as long as this object. So one set
 // of readings gets one verdict whatever format it was saved in.
 #include <optional>
