@@ -32,7 +32,7 @@ import sys
 
 import yaml
 
-from workflow_support import FAILURES, check, evaluate, run_steps, sh, substitute
+from workflow_support import FAILURES, check, run_ab_job, sh
 
 WORKFLOW, PERFGATE, WORK = sys.argv[1:4]
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -135,45 +135,16 @@ def workspace(origin, name, branch):
     return ws
 
 
-def fake_gh():
-    """A `gh` that keeps the body of the comment it is asked to post."""
-    fake = os.path.join(WORK, "fake-bin")
-    os.makedirs(fake, exist_ok=True)
-    script = os.path.join(fake, "gh")
-    open(script, "w").write('#!/bin/sh\n'
-                            'echo "$*" >> "$GH_CALLS"\n'
-                            'while [ $# -gt 0 ]; do [ "$1" = "--body-file" ] && cp "$2" "$GH_CALLS.body"; shift; done\n')
-    os.chmod(script, 0o755)
-    return fake
-
-
 def run(job, ws, event_name, fork=False):
     """Runs the job's steps like the runner does; returns (outcomes, summary, gh calls, comment body)."""
-    name = os.path.basename(ws)
-    summary = os.path.join(WORK, f"summary-{name}.md")
-    calls = os.path.join(WORK, f"gh-{name}")
-    open(summary, "w").close()
     inputs = {"perfgate-repository": "o/perfgate", "perfgate-ref": "v1", "suite": "runtime/head/perf/ab-suite.json",
               "runtime": "stubrt", "binary": "bin/stub-runtime", "build-target": "stub-runtime",
               "configure-args": "", "models": "small", "vocab-dir": "", "thresholds-dir": "perfgate/thresholds", "min-rounds": 3, "max-rounds": 4,
               "count-suite": "runtime/head/perf/count-suite.json", "count-runtime": "stubcount",
               "count-configure-args": "-DCOUNTED=ON", "count-min-rounds": 3, "count-max-rounds": 4,
               "runs-on": '"ubuntu-latest"', "comment": True}
-    head_repo = "someone/runtime" if fork else "o/runtime"
-    ctx = {"inputs": inputs, "steps": {},
-           "github": {"workspace": ws, "event_name": event_name, "base_ref": "main" if event_name == "pull_request" else "",
-                      "repository": "o/runtime", "token": "dry",
-                      "event": {"pull_request": {"number": 7, "head": {"repo": {"full_name": head_repo}}}}}}
-    env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_WORKSPACE=ws, GH_CALLS=calls,
-               PATH=fake_gh() + os.pathsep + os.environ["PATH"],
-               # The guard is the subject of other tests; a busy build machine must not skip the rounds.
-               PERFGATE_CONTENTION="off")
-    for k, v in job["env"].items():
-        env[k] = substitute(v, ctx)
-    outcomes = run_steps(job["steps"], ctx, ws, env, WORK, skip=HARNESS_STEPS, expect={"Verdict": "failure"})
-    body = open(calls + ".body").read() if os.path.exists(calls + ".body") else ""
-    gh_calls = open(calls).read() if os.path.exists(calls) else ""
-    return outcomes, open(summary).read(), gh_calls, body
+    # The guard is the subject of other tests; a busy build machine must not skip the rounds.
+    return run_ab_job(job, ws, WORK, inputs, event_name, fork, HARNESS_STEPS, {"PERFGATE_CONTENTION": "off"})
 
 
 def check_own_ab_job(reusable):

@@ -110,3 +110,38 @@ def run_steps(steps, ctx, cwd, env, scratch, skip=(), expect=None):
         outcomes[key] = {"outcome": outcome, "outputs": outputs, "stdout": r.stdout + r.stderr}
         failed = failed or r.returncode != 0
     return outcomes
+
+
+def fake_gh(scratch):
+    """A `gh` that keeps the body of the comment it is asked to post."""
+    fake = os.path.join(scratch, "fake-bin")
+    os.makedirs(fake, exist_ok=True)
+    script = os.path.join(fake, "gh")
+    open(script, "w").write('#!/bin/sh\n'
+                            'echo "$*" >> "$GH_CALLS"\n'
+                            'while [ $# -gt 0 ]; do [ "$1" = "--body-file" ] && cp "$2" "$GH_CALLS.body"; shift; done\n')
+    os.chmod(script, 0o755)
+    return fake
+
+
+def run_ab_job(job, ws, scratch, inputs, event_name, fork, skip, extra_env):
+    """Runs perfgate-ab.yml's job in workspace `ws` as a pull request (or `event_name`) of o/runtime
+    against main, from a fork or not, with a fake `gh`; returns (outcomes, summary, gh calls,
+    comment body)."""
+    name = os.path.basename(ws)
+    summary = os.path.join(scratch, f"summary-{name}.md")
+    calls = os.path.join(scratch, f"gh-{name}")
+    open(summary, "w").close()
+    head_repo = "someone/runtime" if fork else "o/runtime"
+    ctx = {"inputs": inputs, "steps": {},
+           "github": {"workspace": ws, "event_name": event_name, "base_ref": "main" if event_name == "pull_request" else "",
+                      "repository": "o/runtime", "token": "dry",
+                      "event": {"pull_request": {"number": 7, "head": {"repo": {"full_name": head_repo}}}}}}
+    env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_WORKSPACE=ws, GH_CALLS=calls,
+               PATH=fake_gh(scratch) + os.pathsep + os.environ["PATH"], **extra_env)
+    for k, v in job["env"].items():
+        env[k] = substitute(v, ctx)
+    outcomes = run_steps(job["steps"], ctx, ws, env, scratch, skip=skip, expect={"Verdict": "failure"})
+    body = open(calls + ".body").read() if os.path.exists(calls + ".body") else ""
+    gh_calls = open(calls).read() if os.path.exists(calls) else ""
+    return outcomes, open(summary).read(), gh_calls, body
