@@ -86,6 +86,20 @@ DipSummary unchanged_dips(const std::vector<double>& values, double level) {
     return out;
 }
 
+std::vector<RuntimePrior> runtime_priors(const std::vector<PairCalibration>& pairs) {
+    std::vector<RuntimePrior> out;
+    for (const auto& p : pairs) {
+        if (!p.calibrated) continue;
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const RuntimePrior& r) { return r.runtime == p.runtime && r.metric == p.metric; });
+        if (it == out.end()) it = out.insert(out.end(), RuntimePrior{p.runtime, p.metric, 0, 0});
+        it->run_noise = std::max(it->run_noise, p.run_noise);
+        ++it->pairs;
+    }
+    std::erase_if(out, [](const RuntimePrior& r) { return r.pairs < kRuntimePriorPairs; });
+    return out;
+}
+
 std::string render_history_thresholds(const std::string& host, const std::string& date,
                                       const std::vector<PairCalibration>& pairs, const HistoryCalibrationOptions& options) {
     using nlohmann::ordered_json;
@@ -96,7 +110,8 @@ std::string render_history_thresholds(const std::string& host, const std::string
         "Written by `perfgate calibrate --from-history` on {} from the result CSVs of host {}: per pair and metric, "
         "the between-run spread of its latest {} runs (run_noise; pairs with at least 3 runs), which the gate's "
         "fallback rule uses when a pair's history is short, and a floor no lower than the deepest dip of an unchanged "
-        "run; pairs with at least {} runs are decided on their own history. Recalibrate "
+        "run; pairs with at least {} runs are decided on their own history. The first overrides (model \"*\") are each "
+        "runtime's prior for its pairs with fewer runs: the largest spread of its calibrated pairs. Recalibrate "
         "instead of editing by hand; method in docs/gate.md and docs/verdict-quality.md.",
         date, host, options.history_runs, options.rule.min_runs);
     doc["calibration"] = {{"method", "history"},
@@ -109,6 +124,12 @@ std::string render_history_thresholds(const std::string& host, const std::string
                           {"metrics_calibrated", calibrated}};
     doc["metrics"] = ordered_json::object();
     ordered_json overrides = ordered_json::array();
+    for (const auto& r : runtime_priors(pairs))
+        overrides.push_back({{"model", "*"},
+                             {"runtime", r.runtime},
+                             {"metric", r.metric},
+                             {"run_noise", std::max(round_to(r.run_noise, 5), 0.00001)},
+                             {"calibration", {{"runtime_prior_pairs", r.pairs}}}});
     for (const auto& p : pairs) {
         if (!p.calibrated) continue;
         overrides.push_back({{"model", p.model},

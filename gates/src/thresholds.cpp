@@ -103,7 +103,8 @@ std::span<const CalibrationKey> calibration_keys(bool top_level) {
                                                 {"repetitions_for_5pct", Kind::count_or_null},
                                                 {"repetitions_for_10pct", Kind::count_or_null},
                                                 {"deepest_dip", Kind::non_negative},
-                                                {"outlier_runs_left_out", Kind::count}};
+                                                {"outlier_runs_left_out", Kind::count},
+                                                {"runtime_prior_pairs", Kind::count}};
     if (top_level) return top;
     return per_metric;
 }

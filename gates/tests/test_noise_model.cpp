@@ -2,6 +2,7 @@
 // the recorded H200 runs of benchmarks/cuda_h200_2026-11-29.csv.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "gate_test_support.hpp"
@@ -436,6 +437,36 @@ TEST_CASE("calibrate --from-history: run_noise and a floor per pair from the hos
     CHECK(t.max_drop == Approx(bimodal.max_drop));
     CHECK(t.run_noise == Approx(bimodal.run_noise).epsilon(1e-3));
     CHECK(set.lookup("decode_tok_s", "llama-3.1-8b", "llama-bench").max_drop == Approx(0.05));
+
+    // Each runtime's prior: the largest spread of its calibrated pairs, for a pair with too few
+    // runs of its own (here a model the history has never seen). The transformers runs move by far
+    // more than the defaults' 5%, and a new transformers pair is judged with their spread.
+    const auto priors = runtime_priors(*pairs);
+    double transformers_largest = 0;
+    std::size_t transformers_pairs = 0;
+    for (const auto& p : *pairs)
+        if (p.runtime == "transformers" && p.metric == "decode_tok_s" && p.calibrated) {
+            transformers_largest = std::max(transformers_largest, p.run_noise);
+            ++transformers_pairs;
+        }
+    REQUIRE(transformers_pairs >= kRuntimePriorPairs);
+    const auto prior = std::find_if(priors.begin(), priors.end(), [](const RuntimePrior& r) {
+        return r.runtime == "transformers" && r.metric == "decode_tok_s";
+    });
+    REQUIRE(prior != priors.end());
+    CHECK(prior->pairs == transformers_pairs);
+    CHECK(prior->run_noise == Approx(transformers_largest));
+    const Threshold unseen = set.lookup("decode_tok_s", "a-model-never-run", "transformers");
+    CHECK(unseen.run_noise == Approx(transformers_largest).epsilon(1e-3));
+    CHECK(unseen.run_noise > 0.15);
+    CHECK(unseen.max_drop == Approx(0.05));  // a prior of spread only: the floor stays the policy's
+    // A calibrated pair keeps its own spread (its override comes after its runtime's prior).
+    CHECK(set.lookup("decode_tok_s", "llama-3.1-8b", "llama-bench").run_noise == Approx(0.05));
+    CHECK(set.lookup("decode_tok_s", "tiny-llama-ci", "transformers").run_noise ==
+          Approx(bimodal.run_noise).epsilon(1e-3));
+    // A runtime with one calibrated pair has no prior: one pair is no runtime's spread.
+    std::vector<PairCalibration> one{stable};
+    CHECK(runtime_priors(one).empty());
 }
 
 TEST_CASE("one slow run is an outlier, not a floor, a spread of two modes still is", "[noise][calibrate]") {

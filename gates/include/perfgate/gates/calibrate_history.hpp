@@ -53,7 +53,23 @@ struct DipSummary {
 // The dips below `level` (the runs' median) of an unchanged pair's runs.
 DipSummary unchanged_dips(const std::vector<double>& values, double level);
 
-// thresholds/<host>.json: one override per calibrated pair and metric (run_noise, max_drop, alpha,
+// A runtime's prior for its pairs that have too few runs of their own (a model new to the suite, a
+// runtime whose pairs ran once or twice): the largest between-run spread of its calibrated pairs,
+// per metric, once at least kRuntimePriorPairs of them are calibrated. The 5% of the defaults is
+// no prior for a runtime whose runs move by 20% (transformers on the H200): its new pairs would
+// fail unchanged runs one time in ten. The largest, not a typical one: a pair never measured is
+// assumed as noisy as the noisiest one that was.
+inline constexpr std::size_t kRuntimePriorPairs = 2;
+struct RuntimePrior {
+    std::string runtime, metric;
+    double run_noise = 0;
+    std::size_t pairs = 0;  // calibrated pairs behind it
+};
+std::vector<RuntimePrior> runtime_priors(const std::vector<PairCalibration>& pairs);
+
+// thresholds/<host>.json: the runtime priors (an override of model "*" per runtime and metric,
+// run_noise only), then one override per calibrated pair and metric, which wins over its runtime's
+// prior (within a file the later rule wins) (run_noise, max_drop, alpha,
 // and a "calibration" section of facts). The text passes parse_threshold_file.
 std::string render_history_thresholds(const std::string& host, const std::string& date,
                                       const std::vector<PairCalibration>& pairs, const HistoryCalibrationOptions& options);
