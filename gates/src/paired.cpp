@@ -121,14 +121,16 @@ PairedCheck decide_paired(const std::string& metric, const std::vector<double>& 
     c.change = std::expm1(mean_log);  // geometric mean of the ratios, minus 1
     c.base_level = std::exp(perfgate::mean(base_logs));
     c.head_level = *c.base_level * (1.0 + *c.change);
-    c.p_slower = wilcoxon_signed_rank_p_lower(logs);
-    c.p_faster = wilcoxon_signed_rank_p_upper(logs);
+    // Worse is down for a rate, up for a memory figure or an instruction count (the metric's
+    // registered direction); the p-values follow it.
+    const bool higher = perfgate::metric(metric).better == Better::higher;
+    const auto p_down = wilcoxon_signed_rank_p_lower(logs), p_up = wilcoxon_signed_rank_p_upper(logs);
+    c.p_slower = higher ? p_down : p_up;
+    c.p_faster = higher ? p_up : p_down;
     const auto log_interval = mean_t_interval(logs, confidence);
     if (!log_interval) return c;
     c.interval = Interval{std::expm1(log_interval->low), std::expm1(log_interval->high)};
     const double lo = c.interval->low, hi = c.interval->high;
-    // Worse is down for a rate, up for a memory figure (the metric's registered direction).
-    const bool higher = perfgate::metric(metric).better == Better::higher;
     // A change too small to count in absolute terms (a few MiB of a small process) is no decision.
     const double base_level = *c.base_level;
     const bool material = !negligible(perfgate::metric(metric), base_level, base_level * (1.0 + *c.change));

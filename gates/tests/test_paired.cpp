@@ -50,6 +50,13 @@ TEST_CASE("paired decision: regressed, improved, unchanged, inconclusive", "[gat
     CHECK(faster.verdict == Verdict::improved);
     CHECK(*faster.p_faster == Approx(1.0 / 32.0));
 
+    // Lower is better: more instructions in every round is "head slower", with its small p.
+    const std::vector<double> counts{15.3e6, 15.3e6, 15.3e6, 15.3e6, 15.3e6};
+    auto more = decide_paired("decode_instructions_per_token", counts, {20.7e6, 20.6e6, 20.7e6, 20.8e6, 20.7e6}, 0.005, 0.99);
+    CHECK(more.verdict == Verdict::regressed);
+    CHECK(*more.p_slower == Approx(1.0 / 32.0));
+    CHECK(*more.p_faster == Approx(1.0));
+
     auto same = decide_paired("decode_tok_s", base, {100.5, 99.5, 100.2, 99.8, 100}, 0.05, 0.99);
     CHECK(same.verdict == Verdict::unchanged);
     CHECK(same.interval->low >= -0.05);

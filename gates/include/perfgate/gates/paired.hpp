@@ -45,8 +45,10 @@ struct PairedCheck {
     // `change`), in the metric's own unit, for the reader of a report.
     std::optional<double> base_level, head_level;
     std::optional<Interval> interval;
-    std::optional<double> p_slower;   // Wilcoxon, H1: head lower than base (slower, for a rate)
-    std::optional<double> p_faster;   // Wilcoxon, H1: head higher than base
+    // Wilcoxon, H1: head worse than base in the metric's direction (a lower rate; more memory or
+    // instructions), and its opposite.
+    std::optional<double> p_slower;
+    std::optional<double> p_faster;
     Verdict verdict = Verdict::inconclusive;
 };
 
