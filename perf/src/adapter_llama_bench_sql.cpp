@@ -18,6 +18,8 @@
 // is refused.
 #include <fmt/format.h>
 
+#include <boost/algorithm/string/predicate.hpp>
+
 #include <charconv>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -35,14 +37,6 @@ struct SqlToken {
     std::string value;  // a word or number as written, a string without its quotes, one symbol
     std::size_t line;   // where the token starts
 };
-
-bool same_sql_word(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-            return false;
-    return true;
-}
 
 bool sql_word_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -141,7 +135,7 @@ public:
 
 private:
     bool is_word(const char* word) const {
-        return !done() && tokens_[at_].kind == SqlToken::Kind::word && same_sql_word(tokens_[at_].value, word);
+        return !done() && tokens_[at_].kind == SqlToken::Kind::word && boost::algorithm::iequals(tokens_[at_].value, word);
     }
     bool is_symbol(char c) const {
         return !done() && tokens_[at_].kind == SqlToken::Kind::symbol && tokens_[at_].value[0] == c;
@@ -269,10 +263,10 @@ private:
 bool starts_as_llama_bench_sql(std::string_view text) {
     const auto body = trim(text);
     const auto starts = [&](std::string_view first, std::string_view second) {
-        if (body.size() <= first.size() || !same_sql_word(body.substr(0, first.size()), first)) return false;
+        if (body.size() <= first.size() || !boost::algorithm::iequals(body.substr(0, first.size()), first)) return false;
         const auto rest = body.substr(first.size());
         const auto next = rest.find_first_not_of(" \t\r\n");
-        return next != 0 && next != std::string_view::npos && same_sql_word(rest.substr(next, second.size()), second);
+        return next != 0 && next != std::string_view::npos && boost::algorithm::iequals(rest.substr(next, second.size()), second);
     };
     return starts("CREATE", "TABLE") || starts("INSERT", "INTO");
 }

@@ -32,7 +32,7 @@ import sys
 
 import yaml
 
-from workflow_support import FAILURES, check, run_ab_job, sh
+from workflow_support import check, finish, git, run_ab_job, sh
 
 WORKFLOW, PERFGATE, WORK = sys.argv[1:4]
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -85,10 +85,6 @@ COUNT_SUITE = """{
 }
 """
 RECORDED_LLAMA_BENCH = os.path.join(SOURCE, "perf", "tests", "data", "recorded", "llama-bench-tiny-llama-ci.json")
-
-
-def git(repo, *args):
-    return sh(["git", "-C", repo, *args], cwd=repo).stdout.strip()
 
 
 def commit_runtime(repo, rate, binary="bin/stub-runtime", message="runtime", work=10):
@@ -266,10 +262,7 @@ def main():
     check(out["Verdict"]["outcome"] == "failure" and "usage or input error" in out["Verdict"]["stdout"],
           "unbuilt: the verdict fails")
 
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed")
-        sys.exit(1)
-    print("every check passed")
+    finish()
 
 
 if __name__ == "__main__":

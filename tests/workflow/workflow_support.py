@@ -23,6 +23,18 @@ def sh(cmd, cwd, env=None, check_rc=True):
     return r
 
 
+def git(repo, *args):
+    return sh(["git", "-C", repo, *args], cwd=repo).stdout.strip()
+
+
+def finish():
+    """The end of a dry run: exit 1 when a check failed."""
+    if FAILURES:
+        print(f"{len(FAILURES)} check(s) failed")
+        sys.exit(1)
+    print("every check passed")
+
+
 def lookup(ctx, path):
     value = ctx
     for part in path.split("."):
