@@ -17,4 +17,5 @@ void add_compare_command(CLI::App& app);    // compare_command.cpp
 void add_prune_command(CLI::App& app);      // prune_command.cpp
 void add_merge_command(CLI::App& app);      // merge_command.cpp
 void add_history_command(CLI::App& app);    // history_command.cpp
+void add_export_command(CLI::App& app);     // export_command.cpp
 }

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     perfgate::cli::add_prune_command(app);
     perfgate::cli::add_merge_command(app);
     perfgate::cli::add_history_command(app);
+    perfgate::cli::add_export_command(app);
 
     try {
         app.parse(argc, argv);

@@ -101,3 +101,10 @@ file(READ "${WORK_DIR}/lb.md" page)
 if(NOT page MATCHES "run-b.json read as llama-bench -o json" OR NOT page MATCHES "tiny-llama-ci-Q8_0-0b867dabe9a5bcd4")
   message(FATAL_ERROR "report of a llama-bench json: the page does not name the file or the model:\n${page}")
 endif()
+
+# export: a run as Bencher Metric Format JSON; llama-bench's own output exported like a CSV.
+expect("export llama-bench json as bmf" 0 "\"decode_tok_s\": \\{[^}]*\"value\"" export --format bmf
+       --results "${outputs}/run-a.json" --host cpu-epyc)
+expect("export names an unknown run" 2 "no row of run no-such-run" export --format bmf
+       --results "${SOURCE}/benchmarks/cpu_cpu-epyc_2026-11-29.csv" --run-id no-such-run)
+expect("export refuses an unknown format" 2 "bmf" export --format xml --results "${outputs}/run-a.json")
