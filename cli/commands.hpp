@@ -18,4 +18,5 @@ void add_prune_command(CLI::App& app);      // prune_command.cpp
 void add_merge_command(CLI::App& app);      // merge_command.cpp
 void add_history_command(CLI::App& app);    // history_command.cpp
 void add_export_command(CLI::App& app);     // export_command.cpp
+void add_site_command(CLI::App& app);       // site_command.cpp
 }

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     perfgate::cli::add_merge_command(app);
     perfgate::cli::add_history_command(app);
     perfgate::cli::add_export_command(app);
+    perfgate::cli::add_site_command(app);
 
     try {
         app.parse(argc, argv);

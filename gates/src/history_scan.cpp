@@ -141,6 +141,16 @@ std::string acknowledgement_example(const HistoryStep& s) {
 
 }  // namespace
 
+Expected<std::vector<HistorySeries>> read_history_series(const std::string& benchmarks_dir) {
+    auto histories = detail::read_pair_histories(benchmarks_dir, {"", false, true});
+    if (!histories) return histories.error();
+    std::vector<HistorySeries> out;
+    for (auto& h : *histories)
+        for (auto& [metric, runs] : h.by_metric)
+            if (!runs.empty()) out.push_back({h.host, h.runtime, h.model, metric, h.flags, std::move(runs), h.commit_of_run});
+    return out;
+}
+
 Expected<HistoryScan> scan_history(const std::string& benchmarks_dir, const Acknowledgements& acknowledgements,
                                    const HistoryScanOptions& options) {
     auto pairs = detail::read_pair_histories(benchmarks_dir, {options.host, true});

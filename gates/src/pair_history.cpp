@@ -82,11 +82,12 @@ private:
     };
 
     void add_view(const SampleGroup& g, const std::string& machine) {
-        const std::string key = g.host + '\x1f' + machine + '\x1f' + g.key();
+        std::string key = g.host + '\x1f' + machine + '\x1f' + g.key();
+        if (query_.keep_earlier_methods) key += '\x1f' + g.first().flags;
         auto [it, fresh] = pairs_.try_emplace(key);
         Entry& e = it->second;
         if (fresh) {
-            e.history = PairHistory{g.host, machine, g.model, g.runtime, {}, {}};
+            e.history = PairHistory{g.host, machine, g.model, g.runtime, g.first().flags, {}, {}};
             e.flags = g.first().flags;
             order_.push_back(key);
         } else if (e.flags != g.first().flags) {

@@ -19,6 +19,7 @@ struct PairHistory {
     std::string machine;  // machine_id, `unknown_machine` for rows without one; empty when not split
     std::string model;    // canonical (catalog aliases resolved)
     std::string runtime;
+    std::string flags;    // the runtime flags of its runs (keep_earlier_methods: one history per flags)
     std::map<std::string, std::vector<RunLevel>> by_metric;  // registered metric -> runs, oldest first
     std::map<std::string, std::string> commit_of_run;        // RunLevel::run -> runtime_commit of its rows
 };
@@ -26,6 +27,9 @@ struct PairHistory {
 struct PairHistoryQuery {
     std::string host;         // only files and rows of this host tag; empty: every host tag
     bool by_machine = false;  // one history per machine_id instead of one per host tag
+    // Runs under earlier runtime flags kept as histories of their own (a page draws every run)
+    // instead of dropped when the flags change (the gate's and calibrate's rule).
+    bool keep_earlier_methods = false;
 };
 
 // Every result CSV in `benchmarks_dir` whose name follows the convention (file_name.hpp), oldest

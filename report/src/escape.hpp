@@ -20,6 +20,9 @@ std::string markdown_code_block(std::string_view text);
 // become spaces. Use with a `noenhanced` terminal so '^', '_' and '{}' are not markup.
 std::string gnuplot_string(std::string_view text);
 
+// HTML text, also safe inside a double-quoted attribute: & < > " ' as character references.
+std::string html_text(std::string_view text);
+
 // A file-name fragment: [A-Za-z0-9.-] kept, anything else '-', at most 60 characters, never
 // starting with '.'.
 std::string file_slug(std::string_view text);

@@ -6,12 +6,14 @@
 // and whether an acknowledgement (acknowledgements.hpp) accepted it, so main's job can fail on a
 // step nobody accepted.
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "perfgate/core/expected.hpp"
 #include "perfgate/gates/acknowledgements.hpp"
 #include "perfgate/gates/change_points.hpp"
+#include "perfgate/gates/noise_model.hpp"
 
 namespace perfgate::gates {
 
@@ -53,6 +55,18 @@ struct HistoryScan {
 // "from" is defined). Errors name the folder, or the file and line.
 Expected<HistoryScan> scan_history(const std::string& benchmarks_dir, const Acknowledgements& acknowledgements,
                                    const HistoryScanOptions& options);
+
+// One pair's runs of one registered metric on one host tag, every machine's runs together (each
+// RunLevel names its machine), oldest first: what a page draws (perfgate site). The same reader as
+// the scan and calibrate --from-history, but runs under earlier runtime flags, which the gate's
+// history drops (another method), are kept as series of their own.
+struct HistorySeries {
+    std::string host, runtime, model, metric;
+    std::string flags;  // the runtime flags of its runs
+    std::vector<RunLevel> runs;
+    std::map<std::string, std::string> commit_of_run;  // RunLevel::run -> runtime_commit of its rows
+};
+Expected<std::vector<HistorySeries>> read_history_series(const std::string& benchmarks_dir);
 
 // `<thresholds_dir>/acknowledgements.json`; an absent file is no acknowledgement. Errors name the
 // file and line.

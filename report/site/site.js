@@ -1,0 +1,68 @@
+// perfgate site: draws the history charts of index.html from its embedded data (the
+// <script id="perfgate-data"> element perfgate writes) with uPlot. No network: every file the page
+// needs sits beside it. One uPlot per series; one line per machine, so machines stay apart; a
+// dashed line at each change point the history scan found; the hovered run named below the chart.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("perfgate-data").textContent);
+  var palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"];
+  window.perfgateCharts = {};
+
+  function runText(s, i) {
+    var r = s.runs[i];
+    return "run " + r.run + " \u00b7 " + r.when + " \u00b7 " + (r.commit ? "commit " + r.commit.slice(0, 12) : "no commit") +
+      " \u00b7 machine " + (r.machine || "not recorded") + " \u00b7 " + r.value.toPrecision(6) + " " + s.unit;
+  }
+
+  function chart(s, el) {
+    var machines = [];
+    s.runs.forEach(function (r) { if (machines.indexOf(r.machine) < 0) machines.push(r.machine); });
+    // One step per run, in the order recorded: runs come in sessions minutes apart and days between
+    // them, so a time axis would pile a session into one column. The ticks name each run's date.
+    var xs = s.runs.map(function (r, i) { return i; });
+    var columns = [xs];
+    var series = [{}];
+    machines.forEach(function (m, k) {
+      columns.push(s.runs.map(function (r) { return r.machine === m ? r.value : null; }));
+      series.push({ label: m ? "machine " + m.slice(0, 8) : "machine not recorded", stroke: palette[k % palette.length],
+                    width: 1, spanGaps: true, points: { show: true, size: 6 } });
+    });
+    var steps = s.steps.map(function (st) { return st.index; });
+    var tip = el.parentNode.querySelector(".tip");
+    var u = new uPlot({
+      width: Math.max(320, el.clientWidth || 640), height: 240, series: series,
+      legend: { show: machines.length > 1 },
+      scales: { x: { time: false } },
+      axes: [{ label: "runs, oldest first", values: function (u, splits) {
+                 return splits.map(function (i) { var r = s.runs[i]; return r && i === Math.round(i) ? r.when.slice(0, 10) : ""; });
+               } },
+             { label: s.label + " (" + s.unit + ")", size: 70 }],
+      cursor: { points: { size: 8 } },
+      hooks: {
+        setCursor: [function (u) {
+          var i = u.cursor.idx;
+          tip.textContent = i == null ? "" : runText(s, i);
+          tip.dataset.run = i == null ? "" : s.runs[i].run;
+        }],
+        draw: [function (u) {
+          var ctx = u.ctx;
+          ctx.save();
+          ctx.strokeStyle = "#555";
+          ctx.setLineDash([5, 4]);
+          steps.forEach(function (i) {
+            var x = Math.round(u.valToPos(xs[i], "x", true));
+            ctx.beginPath(); ctx.moveTo(x, u.bbox.top); ctx.lineTo(x, u.bbox.top + u.bbox.height); ctx.stroke();
+          });
+          ctx.restore();
+        }]
+      }
+    }, columns, el);
+    window.perfgateCharts[s.id] = u;
+  }
+
+  data.series.forEach(function (s) {
+    var el = document.getElementById("chart-" + s.id);
+    if (el) chart(s, el);
+  });
+  document.body.dataset.ready = "1";
+})();

@@ -1,0 +1,216 @@
+#include "perfgate/report/site.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+#include "escape.hpp"
+#include "history_verdict.hpp"
+#include "perfgate/core/file_read.hpp"
+#include "perfgate/core/file_write.hpp"
+#include "perfgate/core/metric.hpp"
+#include "perfgate/gates/file_name.hpp"
+#include "perfgate/gates/history_scan.hpp"
+#include "perfgate/report/report_data.hpp"
+#include "site_assets.hpp"
+
+namespace perfgate::report {
+namespace {
+
+using Key = std::tuple<std::string, std::string, std::string, std::string>;  // host, runtime, model, metric
+
+struct LatestVerdict {
+    std::string verdict;
+    std::optional<double> change;
+};
+
+struct HostJudgment {
+    std::string gate = "not judged";  // "pass", "fail", or why the gate did not judge
+    std::string counts;
+    std::size_t files = 0;
+};
+
+std::vector<std::string> files_of_host(const std::string& dir, const std::string& host) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+        const auto path = e.path().string();
+        const auto name = gates::parse_benchmark_file_name(path);
+        if (e.path().extension() == ".csv" && name && name->host == host) out.push_back(path);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The gate on the host's latest run against every earlier run of the folder, as a page judges its
+// results (history_verdict.hpp): the site judges nothing itself.
+HostJudgment judge_host(const SiteOptions& o, const std::string& host, std::map<Key, LatestVerdict>& verdicts) {
+    HostJudgment j;
+    ReportOptions ro;
+    ro.results = files_of_host(o.benchmarks_dir, host);
+    ro.history_dir = o.benchmarks_dir;
+    ro.thresholds_dir = o.thresholds_dir;
+    j.files = ro.results.size();
+    auto data = load_report_data(ro.results);
+    if (!data) return {"not judged: " + data.error().message, {}, j.files};
+    const auto judged = judge_against_history(ro, *data);
+    if (!judged || !*judged) return {judged ? "not judged: " + judged->error().message : "not judged", {}, j.files};
+    const gates::GateReport& report = **judged;
+    j.gate = gates::passed(report) ? "pass" : "fail";
+    j.counts = gates::verdict_counts(report);
+    for (const auto& p : report.pairs)
+        for (const auto& m : p.metrics)
+            verdicts[{host, p.runtime, p.model, m.metric}] = {gates::to_string(m.verdict), m.change};
+    return j;
+}
+
+// The gate judges a pair under its latest runtime flags only: its verdict belongs to the series
+// whose runs are the latest, not to one of earlier flags.
+bool latest_method(const std::vector<gates::HistorySeries>& all, const gates::HistorySeries& s) {
+    return std::none_of(all.begin(), all.end(), [&](const gates::HistorySeries& o) {
+        return &o != &s && o.host == s.host && o.runtime == s.runtime && o.model == s.model && o.metric == s.metric &&
+               o.runs.back().when > s.runs.back().when;
+    });
+}
+
+nlohmann::ordered_json series_json(std::size_t id, const gates::HistorySeries& s, const std::vector<gates::HistoryStep>& steps,
+                                   const std::map<Key, LatestVerdict>& verdicts, bool latest) {
+    const Metric& m = metric(s.metric);
+    nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < s.runs.size(); ++i) {
+        const auto& r = s.runs[i];
+        auto commit = s.commit_of_run.find(r.run);
+        runs.push_back({{"run", r.run}, {"when", r.when}, {"value", r.value / m.display_scale},
+                        {"machine", r.machine}, {"commit", commit == s.commit_of_run.end() ? "" : commit->second}});
+    }
+    nlohmann::ordered_json marks = nlohmann::ordered_json::array();
+    for (const auto& st : steps) {
+        if (st.host != s.host || st.runtime != s.runtime || st.model != s.model || st.metric != s.metric) continue;
+        for (std::size_t i = 0; i < s.runs.size(); ++i)
+            if (s.runs[i].run == st.first_after.run)
+                marks.push_back({{"index", i}, {"change", st.step.change}, {"acknowledged_by", st.acknowledged_by}});
+    }
+    nlohmann::ordered_json out = {{"id", id}, {"host", s.host}, {"runtime", s.runtime}, {"model", s.model},
+                                  {"metric", s.metric}, {"flags", s.flags}, {"label", m.label}, {"unit", m.display_unit},
+                                  {"better", m.better == Better::higher ? "higher" : "lower"}, {"runs", runs},
+                                  {"steps", marks}};
+    if (auto v = verdicts.find({s.host, s.runtime, s.model, s.metric}); latest && v != verdicts.end()) {
+        out["verdict"] = v->second.verdict;
+        if (v->second.change) out["change"] = *v->second.change;
+    }
+    return out;
+}
+
+std::string flags_text(const nlohmann::ordered_json& s) {
+    const std::string flags = s["flags"].get<std::string>();
+    return flags.empty() ? std::string() : " (flags " + flags + ")";
+}
+
+std::string html_page(const nlohmann::ordered_json& doc, const SiteOptions& o) {
+    std::string p =
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>perfgate: benchmark history</title>\n"
+        "<link rel=\"stylesheet\" href=\"uPlot.min.css\">\n<link rel=\"stylesheet\" href=\"site.css\">\n</head>\n<body>\n"
+        "<h1>perfgate: benchmark history</h1>\n";
+    p += fmt::format("<p class=\"note\">Every result file of <code>{}</code>: one point per run (the median of its "
+                     "samples), one line per machine, a dashed line at each lasting step the change-point scan found "
+                     "(<code>perfgate history</code>). Verdicts are <code>perfgate gate</code>'s on each host's latest "
+                     "run, with the thresholds of <code>{}</code>.</p>\n",
+                     html_text(std::filesystem::path(o.benchmarks_dir).filename().string()),
+                     html_text(std::filesystem::path(o.thresholds_dir).filename().string()));
+    p += "<h2>Hosts</h2>\n<table id=\"hosts\">\n<tr><th>Host</th><th>Machines</th><th>Result files</th><th>Gate on the latest run</th></tr>\n";
+    for (const auto& h : doc["hosts"])
+        p += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{} {}</td></tr>\n",
+                         html_text(h["host"].get<std::string>()), h["machines"].size(), h["files"].get<std::size_t>(),
+                         html_text(h["gate"].get<std::string>()), html_text(h["counts"].get<std::string>()));
+    p += "</table>\n<h2>Pairs</h2>\n<table id=\"pairs\">\n<tr><th>Host</th><th>Pair</th><th>Metric</th><th>Runs</th>"
+         "<th>Latest</th><th>Verdict of the latest run</th><th>Change</th></tr>\n";
+    for (const auto& s : doc["series"]) {
+        // Runs under earlier flags are another method: the gate judged only the latest.
+        const std::string verdict = s.contains("verdict") ? s["verdict"].get<std::string>() : "not judged";
+        p += fmt::format(
+            "<tr><td>{}</td><td><a href=\"#s-{}\">{}/{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.6g} "
+            "{}</td><td class=\"{}\">{}</td><td class=\"num\">{}</td></tr>\n",
+            html_text(s["host"].get<std::string>()), s["id"].get<std::size_t>(), html_text(s["runtime"].get<std::string>()),
+            html_text(s["model"].get<std::string>()), html_text(s["label"].get<std::string>() + flags_text(s)), s["runs"].size(),
+            s["runs"].back()["value"].get<double>(), html_text(s["unit"].get<std::string>()), file_slug(verdict),
+            html_text(verdict), s.contains("change") ? fmt::format("{:+.1f}%", s["change"].get<double>() * 100) : "-");
+    }
+    p += "</table>\n<h2>History</h2>\n";
+    for (const auto& s : doc["series"])
+        p += fmt::format("<section class=\"series\" id=\"s-{0}\">\n<h3>{1} \u00b7 {2}/{3} \u00b7 {4}</h3>\n"
+                         "<div class=\"chart\" id=\"chart-{0}\" data-points=\"{5}\"></div>\n<div class=\"tip\"></div>\n</section>\n",
+                         s["id"].get<std::size_t>(), html_text(s["host"].get<std::string>()),
+                         html_text(s["runtime"].get<std::string>()), html_text(s["model"].get<std::string>()),
+                         html_text(s["label"].get<std::string>() + flags_text(s)), s["runs"].size());
+    // The data as JSON inside the page (a file:// page may not fetch); "</" could close the script.
+    std::string json = doc.dump(-1, ' ', true);
+    for (std::size_t at = json.find("</"); at != std::string::npos; at = json.find("</", at + 3)) json.replace(at, 2, "<\\/");
+    p += "<script type=\"application/json\" id=\"perfgate-data\">" + json + "</script>\n";
+    p += "<script src=\"uPlot.iife.min.js\"></script>\n<script src=\"site.js\"></script>\n</body>\n</html>\n";
+    return p;
+}
+
+Status write_into(const std::string& dir, const std::string& name, std::string_view text, SiteSummary& summary) {
+    if (auto st = replace_file((std::filesystem::path(dir) / name).string(), text); !st) return st;
+    summary.files.push_back(name);
+    return Ok{};
+}
+
+}  // namespace
+
+Expected<SiteSummary> build_site(const SiteOptions& o) {
+    const auto uplot = std::filesystem::path(o.uplot_dir);
+    auto uplot_js = read_regular_file((uplot / "dist" / "uPlot.iife.min.js").string());
+    auto uplot_css = read_regular_file((uplot / "dist" / "uPlot.min.css").string());
+    auto uplot_licence = read_regular_file((uplot / "LICENSE").string());
+    if (!uplot_js || !uplot_css || !uplot_licence)
+        return make_error(fmt::format("uPlot not found in {} (dist/uPlot.iife.min.js, dist/uPlot.min.css, LICENSE): run "
+                                      "scripts/bootstrap (npm ci in tools/site) or pass --uplot-dir",
+                                      o.uplot_dir));
+    auto series = gates::read_history_series(o.benchmarks_dir);
+    if (!series) return series.error();
+    if (series->empty()) return make_error(fmt::format("{}: no ok run to show", o.benchmarks_dir));
+    auto acknowledgements = gates::read_acknowledgements(o.thresholds_dir);
+    if (!acknowledgements) return acknowledgements.error();
+    auto scan = gates::scan_history(o.benchmarks_dir, *acknowledgements, {});
+    if (!scan) return scan.error();
+
+    SiteSummary summary;
+    std::map<Key, LatestVerdict> verdicts;
+    nlohmann::ordered_json hosts = nlohmann::ordered_json::array();
+    std::vector<std::string> host_names;
+    for (const auto& s : *series)
+        if (std::find(host_names.begin(), host_names.end(), s.host) == host_names.end()) host_names.push_back(s.host);
+    for (const auto& host : host_names) {
+        const HostJudgment j = judge_host(o, host, verdicts);
+        std::vector<std::string> machines;
+        for (const auto& s : *series)
+            for (const auto& r : s.runs)
+                if (s.host == host && std::find(machines.begin(), machines.end(), r.machine) == machines.end())
+                    machines.push_back(r.machine);
+        hosts.push_back({{"host", host}, {"machines", machines}, {"files", j.files}, {"gate", j.gate}, {"counts", j.counts}});
+    }
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < series->size(); ++i) {
+        all.push_back(series_json(i, (*series)[i], scan->steps, verdicts, latest_method(*series, (*series)[i])));
+        summary.runs += (*series)[i].runs.size();
+    }
+    summary.hosts = host_names.size();
+    summary.series = series->size();
+    const nlohmann::ordered_json doc = {{"hosts", hosts}, {"series", all}};
+
+    std::error_code ec;
+    std::filesystem::create_directories(o.output_dir, ec);
+    if (ec) return make_error(fmt::format("{}: cannot create the folder: {}", o.output_dir, ec.message()));
+    for (const auto& [name, text] : std::vector<std::pair<std::string, std::string_view>>{
+             {"uPlot.iife.min.js", *uplot_js}, {"uPlot.min.css", *uplot_css}, {"uPlot.LICENSE", *uplot_licence},
+             {"site.js", detail::site_js}, {"site.css", detail::site_css}, {"index.html", html_page(doc, o)}})
+        if (auto st = write_into(o.output_dir, name, text, summary); !st) return st.error();
+    return summary;
+}
+
+}  // namespace perfgate::report

@@ -1,0 +1,104 @@
+// perfgate site's page as text (report/site.hpp): what the browser test (cli.site_browser) cannot
+// see cheaply: data from the CSVs escaped in HTML and in the embedded JSON, runs under other
+// runtime flags kept as a series of their own, and a clear error without uPlot.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "perfgate/report/site.hpp"
+#include "perfgate/test/files.hpp"
+#include "perfgate/test/rows.hpp"
+
+using namespace perfgate;
+using perfgate::test::TempDir;
+
+namespace {
+
+ResultRow run_row(const std::string& model, const std::string& run, const std::string& time, double decode,
+                  const std::string& flags = "") {
+    test::RowFields fields;
+    fields.model = model;
+    fields.decode_tok_s = decode;
+    ResultRow r = test::make_row(fields);
+    r.run_id = run;
+    r.timestamp = time;
+    r.flags = flags;
+    return r;
+}
+
+// A stand-in for the uplot package: the three files the site copies.
+std::string fake_uplot(const TempDir& dir) {
+    test::write_file(dir.sub("uplot/dist/uPlot.iife.min.js"), "var uPlot = function () {};\n");
+    test::write_file(dir.sub("uplot/dist/uPlot.min.css"), ".uplot {}\n");
+    test::write_file(dir.sub("uplot/LICENSE"), "MIT\n");
+    return dir.file("uplot");
+}
+
+nlohmann::json embedded_data(const std::string& page) {
+    const std::string open = "<script type=\"application/json\" id=\"perfgate-data\">";
+    const auto from = page.find(open) + open.size();
+    return nlohmann::json::parse(page.substr(from, page.find("</script>", from) - from));
+}
+
+}  // namespace
+
+TEST_CASE("site: names from the CSVs stay text in the page and in its embedded data", "[site]") {
+    TempDir dir("site");
+    const std::string odd = "m</script><b>&\"x";
+    test::write_perfgate_csv(dir.sub("bench/cpu_cpu-epyc_2026-11-29.csv"),
+                             {run_row(odd, "r1", "2026-11-29T10:00:00Z", 10.0), run_row(odd, "r2", "2026-11-29T11:00:00Z", 10.4)});
+    test::write_file(dir.sub("thresholds/default.json"), test::read_file(test::source_path("thresholds/default.json").string()));
+    auto summary = report::build_site({dir.file("bench"), dir.file("thresholds"), dir.file("site"), fake_uplot(dir)});
+    REQUIRE(summary);
+    CHECK(summary->hosts == 1);
+    CHECK(summary->runs == 2);  // decode of two runs: the only metric recorded
+    const std::string page = test::read_file(dir.file("site/index.html"));
+    // In the HTML, markup as text; in the JSON, only "</" could end the script early.
+    const std::string html = page.substr(0, page.find("<script type=\"application/json\""));
+    CHECK(html.find("<b>") == std::string::npos);
+    CHECK(page.find("m</script>") == std::string::npos);
+    CHECK(page.find("m&lt;/script&gt;&lt;b&gt;&amp;&quot;x") != std::string::npos);
+    CHECK(page.find("data-points=\"2\"") != std::string::npos);
+    const auto data = embedded_data(page);
+    REQUIRE(data["series"].size() == 1);
+    CHECK(data["series"][0]["model"] == odd);  // the JSON escape ("<\/") reads back as the name
+    CHECK(data["series"][0]["runs"][1]["run"] == "r2");
+    CHECK(data["series"][0]["runs"][1]["when"] == "2026-11-29T11:00:00Z");
+    for (const char* file : {"uPlot.iife.min.js", "uPlot.min.css", "uPlot.LICENSE", "site.js", "site.css"})
+        CHECK(std::filesystem::file_size(dir.path / "site" / file) > 0);
+}
+
+TEST_CASE("site: runs under earlier runtime flags are a series of their own, without the gate's verdict", "[site]") {
+    TempDir dir("site");
+    // As the committed CPU history: the next day's file runs llama-bench with -t 1.
+    std::vector<ResultRow> before, after;
+    for (int i = 0; i < 3; ++i) before.push_back(run_row("q", "a" + std::to_string(i), fmt::format("2026-11-29T1{}:00:00Z", i), 10.0 + i));
+    for (int i = 0; i < 2; ++i) after.push_back(run_row("q", "b" + std::to_string(i), fmt::format("2026-11-30T1{}:00:00Z", i), 20.0 + i, "-t 1"));
+    for (auto& r : after) r.date = "2026-11-30";
+    test::write_perfgate_csv(dir.sub("bench/cpu_cpu-epyc_2026-11-29.csv"), before);
+    test::write_perfgate_csv(dir.sub("bench/cpu_cpu-epyc_2026-11-30.csv"), after);
+    test::write_file(dir.sub("thresholds/default.json"), test::read_file(test::source_path("thresholds/default.json").string()));
+    auto summary = report::build_site({dir.file("bench"), dir.file("thresholds"), dir.file("site"), fake_uplot(dir)});
+    REQUIRE(summary);
+    CHECK(summary->runs == 5);
+    const auto data = embedded_data(test::read_file(dir.file("site/index.html")));
+    REQUIRE(data["series"].size() == 2);
+    CHECK(data["series"][0]["flags"] == "");
+    CHECK(data["series"][0]["runs"].size() == 3);
+    CHECK_FALSE(data["series"][0].contains("verdict"));
+    CHECK(data["series"][1]["flags"] == "-t 1");
+    CHECK(data["series"][1]["runs"].size() == 2);
+    CHECK(data["series"][1].contains("verdict"));
+}
+
+TEST_CASE("site: without uPlot it says where it looked and how to install it", "[site]") {
+    TempDir dir("site");
+    test::write_perfgate_csv(dir.sub("bench/cpu_cpu-epyc_2026-11-29.csv"), {run_row("q", "a", "2026-11-29T10:00:00Z", 10.0)});
+    auto summary = report::build_site({dir.file("bench"), dir.file("bench"), dir.file("site"), dir.file("nowhere")});
+    REQUIRE_FALSE(summary);
+    CHECK_THAT(summary.error().message, Catch::Contains("nowhere") && Catch::Contains("scripts/bootstrap"));
+    CHECK_FALSE(std::filesystem::exists(dir.file("site")));
+}
