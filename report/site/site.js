@@ -32,7 +32,11 @@
     var u = new uPlot({
       width: Math.max(320, el.clientWidth || 640), height: 240, series: series,
       legend: { show: machines.length > 1 },
-      scales: { x: { time: false } },
+      scales: { x: { time: false }, y: { range: function (u, lo, hi) {
+        if (s.reference != null) { lo = Math.min(lo, s.floor_level); hi = Math.max(hi, s.reference); }
+        var pad = (hi - lo) * 0.08 || Math.abs(hi) * 0.05 || 1;
+        return [lo - pad, hi + pad];
+      } } },
       axes: [{ label: "runs, oldest first", values: function (u, splits) {
                  return splits.map(function (i) { var r = s.runs[i]; return r && i === Math.round(i) ? r.when.slice(0, 10) : ""; });
                } },
@@ -47,6 +51,15 @@
         draw: [function (u) {
           var ctx = u.ctx;
           ctx.save();
+          if (s.reference != null) {
+            // The gate's reference level (solid) and its floor (the band's far edge): a run beyond
+            // the band in the bad direction is beyond the floor.
+            var y0 = u.valToPos(s.reference, "y", true), y1 = u.valToPos(s.floor_level, "y", true);
+            ctx.fillStyle = "rgba(120, 120, 120, 0.12)";
+            ctx.fillRect(u.bbox.left, Math.min(y0, y1), u.bbox.width, Math.abs(y1 - y0));
+            ctx.strokeStyle = "#777";
+            ctx.beginPath(); ctx.moveTo(u.bbox.left, y0); ctx.lineTo(u.bbox.left + u.bbox.width, y0); ctx.stroke();
+          }
           ctx.strokeStyle = "#555";
           ctx.setLineDash([5, 4]);
           steps.forEach(function (i) {

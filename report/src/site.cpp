@@ -26,6 +26,8 @@ using Key = std::tuple<std::string, std::string, std::string, std::string>;  // 
 struct LatestVerdict {
     std::string verdict;
     std::optional<double> change;
+    std::optional<double> reference;  // the level the gate judged the run against (recorded unit)
+    double max_drop = 0;              // the floor it applied: a change beyond it in the bad direction
 };
 
 struct HostJudgment {
@@ -64,7 +66,8 @@ HostJudgment judge_host(const SiteOptions& o, const std::string& host, std::map<
     j.counts = gates::verdict_counts(report);
     for (const auto& p : report.pairs)
         for (const auto& m : p.metrics)
-            verdicts[{host, p.runtime, p.model, m.metric}] = {gates::to_string(m.verdict), m.change};
+            verdicts[{host, p.runtime, p.model, m.metric}] = {gates::to_string(m.verdict), m.change, m.baseline_value,
+                                                               m.max_drop};
     return j;
 }
 
@@ -101,6 +104,12 @@ nlohmann::ordered_json series_json(std::size_t id, const gates::HistorySeries& s
     if (auto v = verdicts.find({s.host, s.runtime, s.model, s.metric}); latest && v != verdicts.end()) {
         out["verdict"] = v->second.verdict;
         if (v->second.change) out["change"] = *v->second.change;
+        // The chart's band: from the reference level to the floor in the metric's bad direction.
+        if (const auto ref = v->second.reference) {
+            const double bad = m.better == Better::higher ? 1.0 - v->second.max_drop : 1.0 + v->second.max_drop;
+            out["reference"] = *ref / m.display_scale;
+            out["floor_level"] = *ref * bad / m.display_scale;
+        }
     }
     return out;
 }
@@ -117,7 +126,8 @@ std::string html_page(const nlohmann::ordered_json& doc, const SiteOptions& o) {
         "<h1>perfgate: benchmark history</h1>\n";
     p += fmt::format("<p class=\"note\">Every result file of <code>{}</code>: one point per run (the median of its "
                      "samples), one line per machine, a dashed line at each lasting step the change-point scan found "
-                     "(<code>perfgate history</code>). Verdicts are <code>perfgate gate</code>'s on each host's latest "
+                     "(<code>perfgate history</code>), and for a judged series a grey band from the gate's reference "
+                     "level (the line) to its floor. Verdicts are <code>perfgate gate</code>'s on each host's latest "
                      "run, with the thresholds of <code>{}</code>.</p>\n",
                      html_text(std::filesystem::path(o.benchmarks_dir).filename().string()),
                      html_text(std::filesystem::path(o.thresholds_dir).filename().string()));

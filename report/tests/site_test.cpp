@@ -92,6 +92,10 @@ TEST_CASE("site: runs under earlier runtime flags are a series of their own, wit
     CHECK(data["series"][1]["flags"] == "-t 1");
     CHECK(data["series"][1]["runs"].size() == 2);
     CHECK(data["series"][1].contains("verdict"));
+    // Its band: the gate's reference (the one earlier run of these flags) down to the 5% decode floor.
+    CHECK(data["series"][1]["reference"].get<double>() == Approx(20.0));
+    CHECK(data["series"][1]["floor_level"].get<double>() == Approx(19.0));
+    CHECK_FALSE(data["series"][0].contains("reference"));
 }
 
 TEST_CASE("site: without uPlot it says where it looked and how to install it", "[site]") {
