@@ -331,6 +331,21 @@ void render_comparison(std::string& p, const PageInputs& in) {
     };
     summary("Decode", c.decode);
     summary("Prefill", c.prefill);
+    // A ratio of two runtimes that load other weights (llama.cpp's Q4_0 GGUF against transformers'
+    // bf16) measures the runtimes and the formats together: said next to the ratios, never implied.
+    std::vector<std::string> unlike;
+    for (const auto& m : c.models) {
+        if (!m.decode_ratio && !m.prefill_ratio) continue;
+        const auto fa = m.line->cells.find(c.pair.a), fb = m.line->cells.find(c.pair.b);
+        if (fa == m.line->cells.end() || fb == m.line->cells.end()) continue;
+        const std::string& x = fa->second.format.empty() ? m.line->format : fa->second.format;
+        const std::string& y = fb->second.format.empty() ? m.line->format : fb->second.format;
+        if (!x.empty() && !y.empty() && x != y) unlike.push_back(fmt::format("{}: {} against {}", md(m.line->model), md(x), md(y)));
+    }
+    if (!unlike.empty())
+        p += fmt::format("- **Not like for like:** {} of {} compared models load other weights on each side ({}); their "
+                         "ratios measure the runtimes and the weight formats together, not the runtimes alone.\n",
+                         unlike.size(), c.compared(), fmt::join(unlike, "; "));
     if (c.min_ratio) {
         const auto failing = c.failing();
         const char* verdict = c.verdict() == RelativeGate::passed   ? "PASSED"

@@ -262,3 +262,25 @@ TEST_CASE("instruction counts on the page: columns from the metric table, in M i
     // The counted pair has no rate: its tok/s cells say so.
     CHECK(line->at(*results.column("llama-bench-instructions decode tok/s")) == "-");
 }
+
+TEST_CASE("the runtime comparison says when the two sides load other weights", "[report][perfgate]") {
+    for (const std::string other : {"bf16", "Q4_0"}) {
+        testing::TempDir dir;
+        const auto current = dir.file("cpu_cpu-testbox_2026-10-01.csv");
+        auto b = cpu_row("transformers", "qwen3-0.6b", {12, 11, 13}, {150, 140, 160}, "2026-10-01");
+        b.format = other;
+        testing::write_perfgate_csv(current, {cpu_row("llama-bench", "qwen3-0.6b", {24, 23, 25}, {330, 320, 340}, "2026-10-01"), b});
+        ReportOptions o;
+        o.results = {current};
+        o.output = dir.file("page.md");
+        o.compare = "llama-bench:transformers";
+        o.charts.enabled = false;
+        REQUIRE(make_report(o));
+        const auto comparison = testing::section(testing::read_text(o.output), "Comparison");
+        INFO(comparison);
+        CHECK(comparison.find("median ratio 2.000") != std::string::npos);
+        const bool labelled = comparison.find("**Not like for like:** 1 of 1 compared models load other weights on each "
+                                              "side (qwen3-0.6b: Q4_0 against bf16)") != std::string::npos;
+        CHECK(labelled == (other == "bf16"));
+    }
+}
