@@ -76,6 +76,7 @@ const std::vector<Column>& schema_columns() {
         {"decode_instructions_per_token_samples", &R::decode_instructions_per_token_samples},
         {"prompt_gen_tok_s", Precise{&R::prompt_gen_tok_s}},
         {"prompt_gen_tok_s_samples", &R::prompt_gen_tok_s_samples},
+        {"active_model_bytes", &R::active_model_bytes},
         {"timestamp", &R::timestamp},
         {"status", StatusField{}},
     };

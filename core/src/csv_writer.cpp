@@ -49,7 +49,7 @@ namespace {
 // `machine_id` and `machine_fingerprint` (machine identity), then `peak_memory_bytes` and its
 // samples, then `peak_device_memory_bytes` and its samples, then the instruction counts per token
 // (prefill and decode, each with its samples), then `prompt_gen_tok_s` and its samples (llama-bench
-// -pg). A day's file started before a column
+// -pg), then `active_model_bytes` (decode's roofline). A day's file started before a column
 // is upgraded when rows are appended to it: under the appenders' lock it is rewritten whole with
 // today's header, every existing record kept byte for byte except for an empty field inserted
 // where each missing column now stands (no value is formatted again), and the new rows follow in
@@ -69,6 +69,7 @@ const std::vector<Layout>& header_additions() {
         {"prefill_instructions_per_token", "prefill_instructions_per_token_samples", "decode_instructions_per_token",
          "decode_instructions_per_token_samples"},
         {"prompt_gen_tok_s", "prompt_gen_tok_s_samples"},
+        {"active_model_bytes"},
     };
     return additions;
 }

@@ -116,7 +116,7 @@ TEST_CASE("the arm column: round-trips, and a file from before it is upgraded to
     std::string old_header;
     for (const auto& c : perfgate_columns())
         if (c != "arm" && c != "machine_id" && c != "machine_fingerprint" && c.rfind("peak_", 0) != 0 &&
-            c.find("_instructions_per_token") == std::string::npos && c.rfind("prompt_gen_", 0) != 0)
+            c.find("_instructions_per_token") == std::string::npos && c.rfind("prompt_gen_", 0) != 0 && c != "active_model_bytes")
             old_header += (old_header.empty() ? "" : ",") + c;
     auto legacy = (temp_dir() / "legacy.csv").string();
     {
@@ -137,13 +137,13 @@ TEST_CASE("the arm column: round-trips, and a file from before it is upgraded to
 TEST_CASE("the machine columns: after arm, status still last, round-trip, older files read and take rows", "[csv][append]") {
     const auto& columns = perfgate_columns();
     REQUIRE(columns.size() >= 6);
-    const std::vector<std::string> tail(columns.end() - 15, columns.end());
+    const std::vector<std::string> tail(columns.end() - 16, columns.end());
     CHECK(tail == std::vector<std::string>{"arm", "machine_id", "machine_fingerprint", "peak_memory_bytes",
                                            "peak_memory_bytes_samples", "peak_device_memory_bytes",
                                            "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
                                            "prefill_instructions_per_token_samples", "decode_instructions_per_token",
                                            "decode_instructions_per_token_samples", "prompt_gen_tok_s",
-                                           "prompt_gen_tok_s_samples", "timestamp", "status"});
+                                           "prompt_gen_tok_s_samples", "active_model_bytes", "timestamp", "status"});
 
     auto path = (temp_dir() / "machine.csv").string();
     fs::remove(path);
@@ -162,7 +162,7 @@ TEST_CASE("the machine columns: after arm, status still last, round-trip, older 
     std::string arm_header;
     for (const auto& c : columns)
         if (c != "machine_id" && c != "machine_fingerprint" && c.rfind("peak_", 0) != 0 &&
-            c.find("_instructions_per_token") == std::string::npos && c.rfind("prompt_gen_", 0) != 0)
+            c.find("_instructions_per_token") == std::string::npos && c.rfind("prompt_gen_", 0) != 0 && c != "active_model_bytes")
             arm_header += (arm_header.empty() ? "" : ",") + c;
     auto legacy = (temp_dir() / "before-machine.csv").string();
     {

@@ -88,11 +88,12 @@ TEST_CASE("an older header is upgraded in place, every earlier row kept, when ro
     const auto and_later = [](std::vector<std::string> first) {
         for (const char* c : {"prefill_instructions_per_token", "prefill_instructions_per_token_samples",
                               "decode_instructions_per_token", "decode_instructions_per_token_samples",
-                              "prompt_gen_tok_s", "prompt_gen_tok_s_samples"})
+                              "prompt_gen_tok_s", "prompt_gen_tok_s_samples", "active_model_bytes"})
             first.push_back(c);
         return first;
     };
-    const std::vector<std::string> prompt_gen = {"prompt_gen_tok_s", "prompt_gen_tok_s_samples"};
+    const std::vector<std::string> active = {"active_model_bytes"};
+    const std::vector<std::string> prompt_gen = {"prompt_gen_tok_s", "prompt_gen_tok_s_samples", "active_model_bytes"};
     const std::vector<std::string> instructions = and_later({});
     const std::vector<std::string> device = and_later({"peak_device_memory_bytes", "peak_device_memory_bytes_samples"});
     const std::vector<std::string> peak = and_later({"peak_memory_bytes", "peak_memory_bytes_samples",
@@ -105,7 +106,7 @@ TEST_CASE("an older header is upgraded in place, every earlier row kept, when ro
                                                                      "peak_device_memory_bytes",
                                                                      "peak_device_memory_bytes_samples"});
     const auto lacking =
-        GENERATE_COPY(values({prompt_gen, instructions, device, peak, machine_and_peak, arm_machine_and_peak}));
+        GENERATE_COPY(values({active, prompt_gen, instructions, device, peak, machine_and_peak, arm_machine_and_peak}));
     const auto old_columns = without(lacking);
 
     const auto dir = test::fresh_dir("csv-upgrade", "before-" + lacking.front());
@@ -172,7 +173,7 @@ TEST_CASE("merge into an older file upgrades it too, and a merge that adds nothi
                                       "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
                                       "prefill_instructions_per_token_samples", "decode_instructions_per_token",
                                       "decode_instructions_per_token_samples", "prompt_gen_tok_s",
-                                      "prompt_gen_tok_s_samples"});
+                                      "prompt_gen_tok_s_samples", "active_model_bytes"});
     const std::string original = joined(old_columns) + "\n" + record(old_columns, old_row("m-old", "old-run"));
     std::ofstream(path, std::ios::binary) << original;
 

@@ -124,6 +124,16 @@ std::uint64_t estimated_weight_bytes(const ModelSpec& spec) {
     return sum_over_tensors(spec, [](const TensorPlan& t) { return t.bytes(); });
 }
 
+std::uint64_t bytes_read_per_token(const ModelSpec& spec) {
+    return sum_over_tensors(spec, [&](const TensorPlan& t) -> std::uint64_t {
+        const std::uint64_t bytes = t.bytes();
+        if (t.name.find("_exps.") != std::string::npos && spec.expert_count > 0)
+            return bytes / spec.expert_count * spec.expert_used_count;  // whole experts: divides exactly
+        if (t.name == "token_embd.weight" && !spec.tied_embeddings && spec.vocab_size > 0) return bytes / spec.vocab_size;
+        return bytes;
+    });
+}
+
 std::string spec_hash(const ModelSpec& s) {
     Fnv1a h;
     h.add(std::string_view("perfgate-forge-v1"));  // bump when the forge writes different bytes

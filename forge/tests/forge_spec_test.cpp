@@ -125,3 +125,21 @@ TEST_CASE("the spec hash changes with anything that changes the file", "[forge][
     other.rms_norm_eps = 1e-6;
     CHECK(spec_hash(other) != spec_hash(base));
 }
+
+TEST_CASE("the bytes a decoded token reads: a mixture's active experts and one row of an untied embedding",
+          "[forge][spec]") {
+    // qwen3moe-a1b, by hand from its spec: Q4_0 (18 bytes per 32 weights), 12 blocks of 32 experts
+    // of 768 (gate, up, down over 2048), 8 used per token; an untied 151936 x 2048 embedding.
+    const auto moe = forge_test::load_repo_spec("qwen3moe-a1b");
+    const std::uint64_t experts_per_block = 3ULL * 2048 * 768 * 32 / 32 * 18;
+    const std::uint64_t unread_experts = 12 * (experts_per_block - experts_per_block / 32 * 8);
+    const std::uint64_t embedding = 151936ULL * 2048 / 32 * 18, one_row = 2048 / 32 * 18;
+    CHECK(bytes_read_per_token(moe) == estimated_weight_bytes(moe) - unread_experts - (embedding - one_row));
+    // About 1 B of its 2.7 B parameters are active (the spec's description): 37% of the file.
+    CHECK(static_cast<double>(bytes_read_per_token(moe)) / static_cast<double>(estimated_weight_bytes(moe)) ==
+          Approx(0.37).margin(0.02));
+    // A dense model with a tied embedding (llama-3.2-1b) reads the whole file: the output is the embedding.
+    const auto tied = forge_test::load_repo_spec("llama-3.2-1b");
+    REQUIRE(tied.tied_embeddings);
+    CHECK(bytes_read_per_token(tied) == estimated_weight_bytes(tied));
+}

@@ -9,6 +9,7 @@ namespace perfgate::perf {
 using forge::ModelSpec;
 using forge::load_model_spec;
 using forge::estimated_weight_bytes;
+using forge::bytes_read_per_token;
 namespace {
 
 std::uint64_t bytes_on_disk(const std::filesystem::path& p) {
@@ -50,6 +51,7 @@ Expected<MemoryEstimate> estimate_memory(const SuiteModel& model, const Suite& s
                           "\": no weight_bytes and the checkpoint " + model.checkpoint.string() +
                           " does not exist, so its memory need is unknown");
     }
+    if (spec) e.read_per_token_bytes = bytes_read_per_token(*spec);
     if (model.kv_cache_bytes) {
         e.kv_cache_bytes = *model.kv_cache_bytes;
     } else if (spec) {

@@ -237,6 +237,7 @@ Status start_row(PairRun& pair, const MemoryEstimate& estimate) {
     const PairRequest& req = pair.req;
     pair.row = base_row(pair.suite, pair.runtime, pair.model, req.host, pair.model_path, {});
     pair.row.model_bytes = estimate.weight_bytes ? std::optional<std::uint64_t>(estimate.weight_bytes) : std::nullopt;
+    if (estimate.read_per_token_bytes) pair.row.active_model_bytes = estimate.read_per_token_bytes;
     pair.row.arm = req.arm;
     if (req.results_dir.empty()) return Ok{};
     const std::string suffix = req.suffix.empty() ? pair.suite.results_suffix : req.suffix;

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "perfgate/forge/model_spec.hpp"
 #include "perfgate/perf/fit.hpp"
 #include "perfgate/perf/host_probe.hpp"
 #include "test_support.hpp"
@@ -82,6 +83,12 @@ TEST_CASE("estimates: forge spec weights plus KV cache, unknown sizes are input 
     CHECK(e70->weight_bytes > 35ull << 30);   // Q4_0 70B is about 37 GiB of weights
     CHECK(e70->weight_bytes < 42ull << 30);
     CHECK(e70->kv_cache_bytes == 2ull * 80 * 8 * 128 * 640 * 2);  // K+V, 80 layers, 8 KV heads of 128, 640 tokens, f16
+    // What a decoded token reads (the row's active_model_bytes): the forge's count, one row of the
+    // untied embedding instead of all of them.
+    const auto spec70 = perfgate::forge::load_model_spec(test::source() / "perf/models/llama-3.1-70b.json");
+    REQUIRE(spec70);
+    CHECK(e70->read_per_token_bytes == perfgate::forge::bytes_read_per_token(*spec70));
+    CHECK(e70->read_per_token_bytes < e70->weight_bytes);
     SuiteModel unknown;
     unknown.name = "u";
     unknown.checkpoint = "/nonexistent/model";

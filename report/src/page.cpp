@@ -112,7 +112,11 @@ bool looks_like_mixture_of_experts(const std::string& model) {
 
 std::string efficiency_text(const ModelLine& line, const std::vector<std::string>& runtimes, const Bandwidth& bw) {
     if (!line.model_bytes) return "model size not recorded";
-    const bool moe = looks_like_mixture_of_experts(line.model);
+    // The bytes a decoded token reads, where the row recorded them (a forge spec's active experts
+    // and one embedding row); else the whole checkpoint, an upper bound for a mixture of experts.
+    const bool active = line.active_model_bytes.has_value();
+    const auto bytes = active ? line.active_model_bytes : line.model_bytes;
+    const bool moe = !active && looks_like_mixture_of_experts(line.model);
     std::vector<std::string> parts;
     for (const auto& rt : runtimes) {
         auto it = line.cells.find(rt);
@@ -123,7 +127,7 @@ std::string efficiency_text(const ModelLine& line, const std::vector<std::string
             parts.push_back(fmt::format("{}: - ({} weights, size not recorded)", md(rt), md(it->second.format)));
             continue;
         }
-        auto eff = decode_efficiency(line.model_bytes, it->second.decode->median, bw);
+        auto eff = decode_efficiency(bytes, it->second.decode->median, bw);
         if (!eff) continue;
         parts.push_back(fmt::format("{}: {}{:.1f}%", md(rt), moe ? "≤ " : "", *eff * 100.0));
     }
@@ -293,10 +297,11 @@ void render_results(std::string& p, const PageInputs& in) {
     }
     p += "\n";
     if (in.bandwidth)
-        p += fmt::format("Decode efficiency: decoding a token reads every weight once, so share = model bytes × decode "
-                         "tok/s ÷ memory bandwidth, here {} ({}, measured {}; `{}` of the thresholds folder). "
-                         "Mixture-of-experts models read only their active experts, so their share (marked ≤) is an "
-                         "upper bound.\n\n",
+        p += fmt::format("Decode efficiency: share = bytes a decoded token reads × decode tok/s ÷ memory bandwidth, here "
+                         "{} ({}, measured {}; `{}` of the thresholds folder). The bytes a token reads are the row's "
+                         "`active_model_bytes` where it recorded them (every weight once, a mixture's active experts "
+                         "only, one row of an untied embedding), else the model's size; a mixture of experts without "
+                         "them reads only its active experts, so its share (marked ≤) is an upper bound.\n\n",
                          in.bandwidth->bytes_per_s >= 1e12 ? fmt::format("{:.2f} TB/s", in.bandwidth->bytes_per_s / 1e12)
                                                            : fmt::format("{:.1f} GB/s", in.bandwidth->bytes_per_s / 1e9),
                          md(in.bandwidth->source), md(in.bandwidth->date),

@@ -150,6 +150,7 @@ void arrange_lines(ReportData& data) {
                 if (cell.format.empty()) cell.format = r->format;
                 if (r->synthetic) line.synthetic = true;
                 if (!line.model_bytes && r->model_bytes) line.model_bytes = r->model_bytes;
+                if (!line.active_model_bytes && r->active_model_bytes) line.active_model_bytes = r->active_model_bytes;
                 if (line.format.empty() && !r->format.empty()) {
                     line.format = r->format;
                     line.format_source = "format column";

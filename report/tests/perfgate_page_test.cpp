@@ -284,3 +284,32 @@ TEST_CASE("the runtime comparison says when the two sides load other weights", "
         CHECK(labelled == (other == "bf16"));
     }
 }
+
+TEST_CASE("decode efficiency divides by the bytes a token reads when the row recorded them", "[report][perfgate]") {
+    for (const bool recorded : {true, false}) {
+        testing::TempDir dir;
+        testing::write_text(dir.file("thresholds/cpu-testbox.json"),
+                            R"({"memory_bandwidth": {"bytes_per_s": 40000000000, "source": "triad", "date": "2026-09-01"}})");
+        const auto current = dir.file("cpu_cpu-testbox_2026-10-01.csv");
+        auto moe = cpu_row("llama-bench", "qwen3moe-a1b", {48, 49, 50}, {110, 114, 118}, "2026-10-01");
+        moe.model_bytes = 1500000000ull;  // the whole file: 1.5 GB x 49 tok/s = 73.5 GB/s, beyond the roof
+        if (recorded) moe.active_model_bytes = 450000000ull;
+        testing::write_perfgate_csv(current, {moe});
+        ReportOptions o;
+        o.results = {current};
+        o.output = dir.file("page.md");
+        o.thresholds_dir = dir.file("thresholds");
+        o.charts.enabled = false;
+        REQUIRE(make_report(o));
+        const auto results = testing::first_table(testing::section(testing::read_text(o.output), "Results"));
+        const auto col = results.column("Decode efficiency (share of memory bandwidth)");
+        REQUIRE(col);
+        const auto& cell = results.row("qwen3moe-a1b")->at(*col);
+        INFO(cell);
+        if (recorded) {
+            CHECK(cell == "llama-bench: 55.1%");  // 0.45 GB x 49 tok/s / 40 GB/s
+        } else {
+            CHECK(cell == "llama-bench: ≤ 183.8% (MoE: upper bound)");
+        }
+    }
+}

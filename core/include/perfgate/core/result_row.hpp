@@ -76,6 +76,9 @@ struct ResultRow : HostRecord {
     std::string harness = "text"; // text | vlm
     std::string format;           // quantization / checkpoint format, e.g. Q4_0
     std::optional<std::uint64_t> model_bytes;
+    // Weight bytes one decoded token reads (a mixture's active experts, one embedding row): the
+    // roofline's numerator; empty when unknown (rows before it, checkpoints without a forge spec).
+    std::optional<std::uint64_t> active_model_bytes;
     bool synthetic = false;       // forged model with random weights
     std::string contention;       // what else used the machine (docs/runner.md, "Contention"): "idle;load1=..",
                                   // "contended:before;..", "off:replay"; empty = not recorded

@@ -86,6 +86,12 @@ std::uint64_t parameter_count(const ModelSpec& spec);
 // The runner adds KV cache and runtime overhead for the fit check.
 std::uint64_t estimated_weight_bytes(const ModelSpec& spec);
 
+// Bytes of weights one decoded token reads: every tensor once, except the experts of a mixture
+// (only expert_used_count of expert_count) and the token embedding (one row; all of it when the
+// output shares it). Memory bandwidth x this is the roofline of decode; with the whole file's
+// bytes a mixture of experts read 157% of the bandwidth on the CPU page.
+std::uint64_t bytes_read_per_token(const ModelSpec& spec);
+
 // Bytes of one row-major tensor of `elements` values of `type` (elements must fill whole blocks).
 std::uint64_t tensor_bytes(WeightType type, std::uint64_t elements);
 

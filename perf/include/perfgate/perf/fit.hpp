@@ -16,6 +16,7 @@ struct MemoryEstimate {
     std::uint64_t kv_cache_bytes = 0;
     std::uint64_t overhead_bytes = 0;
     std::string weight_source;  // "declared", "forge spec", "checkpoint files"
+    std::uint64_t read_per_token_bytes = 0;  // forge::bytes_read_per_token of a forge spec; 0: unknown
     // Saturating, like the parts: a sum beyond 64 bits never fits, it does not wrap to a small need.
     std::uint64_t total() const { return saturating_add(saturating_add(weight_bytes, kv_cache_bytes), overhead_bytes); }
 };

@@ -44,6 +44,7 @@ struct ModelLine {
     std::string format;                      // quantization / checkpoint format
     std::string format_source;               // "format column" or "model name"
     std::optional<std::uint64_t> model_bytes;
+    std::optional<std::uint64_t> active_model_bytes;  // read per decoded token (rows that record it)
     bool synthetic = false;
     bool imported = false;                   // some row came from an mlxcel CSV
     std::map<std::string, RuntimeCell> cells;  // by runtime
