@@ -216,9 +216,11 @@ Expected<SiteSummary> build_site(const SiteOptions& o) {
     std::error_code ec;
     std::filesystem::create_directories(o.output_dir, ec);
     if (ec) return make_error(fmt::format("{}: cannot create the folder: {}", o.output_dir, ec.message()));
+    // The page is held here: the views below must not outlive what they view.
+    const std::string page = html_page(doc, o);
     for (const auto& [name, text] : std::vector<std::pair<std::string, std::string_view>>{
              {"uPlot.iife.min.js", *uplot_js}, {"uPlot.min.css", *uplot_css}, {"uPlot.LICENSE", *uplot_licence},
-             {"site.js", detail::site_js}, {"site.css", detail::site_css}, {"index.html", html_page(doc, o)}})
+             {"site.js", detail::site_js}, {"site.css", detail::site_css}, {"index.html", page}})
         if (auto st = write_into(o.output_dir, name, text, summary); !st) return st.error();
     return summary;
 }
