@@ -151,6 +151,14 @@ Expected<std::vector<HistorySeries>> read_history_series(const std::string& benc
     return out;
 }
 
+Expected<std::vector<std::string>> host_result_files(const std::string& benchmarks_dir, const std::string& host) {
+    auto files = detail::list_files(benchmarks_dir, host);
+    if (!files) return files.error();
+    std::vector<std::string> out;
+    for (const auto& f : *files) out.push_back(f.path);
+    return out;
+}
+
 Expected<HistoryScan> scan_history(const std::string& benchmarks_dir, const Acknowledgements& acknowledgements,
                                    const HistoryScanOptions& options) {
     auto pairs = detail::read_pair_histories(benchmarks_dir, {options.host, true});

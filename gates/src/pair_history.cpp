@@ -11,15 +11,8 @@
 #include "perfgate/gates/samples.hpp"
 
 namespace perfgate::gates::detail {
-namespace {
 
-struct NamedFile {
-    BenchmarkFileName name;
-    std::string path;
-};
-
-// The folder's result files of the host asked for, oldest first (date, then path): the order in
-// which a pair's flags are seen to change.
+// Oldest first: the order in which a pair's flags are seen to change.
 Expected<std::vector<NamedFile>> list_files(const std::string& dir, const std::string& host) {
     namespace fs = std::filesystem;
     std::error_code ec;
@@ -37,6 +30,8 @@ Expected<std::vector<NamedFile>> list_files(const std::string& dir, const std::s
     });
     return files;
 }
+
+namespace {
 
 std::string machine_name(const ResultRow& r) { return r.machine_id.empty() ? unknown_machine : r.machine_id; }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "perfgate/core/expected.hpp"
+#include "perfgate/gates/file_name.hpp"
 #include "perfgate/gates/noise_model.hpp"
 
 namespace perfgate::gates::detail {
@@ -31,6 +32,14 @@ struct PairHistoryQuery {
     // instead of dropped when the flags change (the gate's and calibrate's rule).
     bool keep_earlier_methods = false;
 };
+
+struct NamedFile {
+    BenchmarkFileName name;
+    std::string path;
+};
+// The folder's result files of `host` (every host when empty), oldest first (date, then path).
+// Errors name the folder.
+Expected<std::vector<NamedFile>> list_files(const std::string& dir, const std::string& host);
 
 // Every result CSV in `benchmarks_dir` whose name follows the convention (file_name.hpp), oldest
 // file first; rows that are not ok or belong to an A/B arm are left out. A pair is model, harness,

@@ -13,7 +13,6 @@
 #include "perfgate/core/file_read.hpp"
 #include "perfgate/core/file_write.hpp"
 #include "perfgate/core/metric.hpp"
-#include "perfgate/gates/file_name.hpp"
 #include "perfgate/gates/history_scan.hpp"
 #include "perfgate/report/report_data.hpp"
 #include "site_assets.hpp"
@@ -36,24 +35,14 @@ struct HostJudgment {
     std::size_t files = 0;
 };
 
-std::vector<std::string> files_of_host(const std::string& dir, const std::string& host) {
-    std::vector<std::string> out;
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-        const auto path = e.path().string();
-        const auto name = gates::parse_benchmark_file_name(path);
-        if (e.path().extension() == ".csv" && name && name->host == host) out.push_back(path);
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 // The gate on the host's latest run against every earlier run of the folder, as a page judges its
 // results (history_verdict.hpp): the site judges nothing itself.
 HostJudgment judge_host(const SiteOptions& o, const std::string& host, std::map<Key, LatestVerdict>& verdicts) {
     HostJudgment j;
     ReportOptions ro;
-    ro.results = files_of_host(o.benchmarks_dir, host);
+    auto files = gates::host_result_files(o.benchmarks_dir, host);
+    if (!files) return {"not judged: " + files.error().message, {}, 0};
+    ro.results = *files;
     ro.history_dir = o.benchmarks_dir;
     ro.thresholds_dir = o.thresholds_dir;
     j.files = ro.results.size();

@@ -68,6 +68,10 @@ struct HistorySeries {
 };
 Expected<std::vector<HistorySeries>> read_history_series(const std::string& benchmarks_dir);
 
+// The result files of `benchmarks_dir` whose names carry host tag `host`, oldest first: the files
+// the scan, calibrate and read_history_series read for that host. Errors name the folder.
+Expected<std::vector<std::string>> host_result_files(const std::string& benchmarks_dir, const std::string& host);
+
 // `<thresholds_dir>/acknowledgements.json`; an absent file is no acknowledgement. Errors name the
 // file and line.
 Expected<Acknowledgements> read_acknowledgements(const std::string& thresholds_dir);
