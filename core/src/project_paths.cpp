@@ -54,8 +54,10 @@ std::string project_relative(const std::string& path, const fs::path& root, cons
     if (path.empty()) return path;
     const fs::path p(path);
     if (!p.is_absolute()) return path;
-    if (auto rel = inside(p, root)) return *rel;
+    // The build folder first: a run's commands read the same whether its build folder sits in the
+    // project (build/<preset>) or outside it, so one page shows one path style (issue 27).
     if (auto rel = inside(p, build)) return std::string(build_placeholder) + "/" + *rel;
+    if (auto rel = inside(p, root)) return *rel;
     return path;
 }
 

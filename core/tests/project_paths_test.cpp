@@ -39,11 +39,13 @@ TEST_CASE("the project root is the nearest folder with CMakePresets.json or .git
     fs::remove_all(tmp);
 }
 
-TEST_CASE("paths in a build folder outside the project are written from a <build> placeholder", "[paths]") {
+TEST_CASE("paths in a build folder, inside the project or not, are written from a <build> placeholder", "[paths]") {
     const fs::path root = "/srv/ci/repo", build = "/scratch/pg-cuda";
     CHECK(project_relative("/scratch/pg-cuda/forged/x.gguf", root, build) == "<build>/forged/x.gguf");
-    // Inside both (the usual build/<preset> folder): the project wins, so the path can be pasted.
-    CHECK(project_relative("/srv/ci/repo/build/ci/bin/x", root, "/srv/ci/repo/build/ci") == "build/ci/bin/x");
+    // Inside both (the usual build/<preset> folder): the build folder wins, so a run's commands read
+    // the same wherever its build folder was.
+    CHECK(project_relative("/srv/ci/repo/build/ci/bin/x", root, "/srv/ci/repo/build/ci") == "<build>/bin/x");
+    CHECK(project_relative("/srv/ci/repo/perf/models/m.json", root, "/srv/ci/repo/build/ci") == "perf/models/m.json");
     CHECK(project_relative("/opt/llama-bench", root, build) == "/opt/llama-bench");
     CHECK(project_relative_command("/scratch/pg-cuda/llama.cpp/build-cuda/bin/llama-bench -m /scratch/pg-cuda/forged/m.gguf "
                                    "-ngl 99",

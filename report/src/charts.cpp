@@ -189,6 +189,19 @@ std::optional<GnuplotJob> history_job(const ReportData& page, const ModelLine& l
         return index++;
     };
     const auto file = [&] { return plots.empty() ? gnuplot_string(data_file) : std::string("''"); };
+    const auto add_plot = [&](const std::string& text) { plots += (plots.empty() ? "" : ", \\\n     ") + text; };
+    // One point shape per machine (machine_id; runs without one share a shape), the same in every
+    // series of the chart: a level that moves with the machine reads as the machine, not the code.
+    std::vector<std::string> machines;
+    for (const auto& [series, pts] : by_runtime)
+        for (const auto& [t, p] : pts)
+            if (std::find(machines.begin(), machines.end(), p->machine) == machines.end()) machines.push_back(p->machine);
+    std::sort(machines.begin(), machines.end());
+    static const int shapes[] = {7, 5, 9, 11, 13, 15, 1, 2, 3, 4, 6, 8};
+    const auto shape_of = [&](const std::string& machine) {
+        const auto i = static_cast<std::size_t>(std::find(machines.begin(), machines.end(), machine) - machines.begin());
+        return shapes[i % (sizeof shapes / sizeof shapes[0])];
+    };
     std::map<std::string, int> series_of;
     for (const auto& series : order) {
         auto& pts = by_runtime[series];
@@ -196,37 +209,48 @@ std::optional<GnuplotJob> history_job(const ReportData& page, const ModelLine& l
         const std::string& runtime = pts.front().second->runtime;
         const auto colour = runtime_colour(page, runtime);
         const int dash = ++series_of[runtime];  // a runtime's second series (other flags) is dashed
-        // The gate's floor for the next run: the latest run less the pair's max_drop.
+        // The gate's floor for the next run: the latest run less the pair's max_drop. The band is
+        // explained under the chart, not in its legend, so the legend stays one line per series.
         const double latest = pts.back().second->decode_tok_s;
+        std::string floor_text;
         if (thresholds) {
             const double drop = thresholds->lookup("decode_tok_s", line.model, runtime).max_drop;
             const double floor = 100 * (1 - drop);
             const auto i = block(fmt::format("{} {} 100\n{} {} 100\n", left, floor, right, floor));
             lo = std::min(lo, floor);
-            plots += fmt::format("{}{} index {} using 1:2:3 with filledcurves fs transparent solid 0.12 noborder "
-                                 "lc rgb '{}' title {}",
-                                 plots.empty() ? "" : ", \\\n     ", file(), i, colour,
-                                 gnuplot_string(fmt::format("{} gate floor (-{:.1f}%)", label(series), drop * 100)));
+            floor_text = fmt::format(", floor -{:.1f}%", drop * 100);
+            add_plot(fmt::format("{} index {} using 1:2:3 with filledcurves fs transparent solid 0.12 noborder "
+                                 "lc rgb '{}' notitle",
+                                 file(), i, colour));
         }
-        std::string rows;
+        std::string line_rows;
+        std::map<std::string, std::string> rows_of_machine;
         for (const auto& [t, p] : pts) {
             const double share = 100 * p->decode_tok_s / latest;
-            rows += fmt::format("{} {}\n", ordinal[p->run], share);
+            line_rows += fmt::format("{} {}\n", ordinal[p->run], share);
+            rows_of_machine[p->machine] += fmt::format("{} {}\n", ordinal[p->run], share);
             lo = std::min(lo, share);
             hi = std::max(hi, share);
         }
-        const auto i = block(rows);
-        plots += fmt::format("{}{} index {} using 1:2 with linespoints lw 1 dt {} pt {} ps 0.6 lc rgb '{}' title {}",
-                             plots.empty() ? "" : ", \\\n     ", file(), i, dash, dash == 1 ? 7 : 5, colour,
-                             gnuplot_string(fmt::format("{} (latest run {:.4g} tok/s)", label(series), latest)));
+        const auto i = block(line_rows);
+        add_plot(fmt::format("{} index {} using 1:2 with lines lw 1 dt {} lc rgb '{}' title {}", file(), i, dash, colour,
+                             gnuplot_string(fmt::format("{} ({:.4g} tok/s{})", label(series), latest, floor_text))));
+        for (const auto& [machine, rows] : rows_of_machine)
+            add_plot(fmt::format("{} index {} using 1:2 with points pt {} ps 0.6 lc rgb '{}' notitle", file(),
+                                 block(rows), shape_of(machine), colour));
     }
+    // The machines' shapes in the legend only when there is more than one to tell apart.
+    if (machines.size() > 1)
+        for (const auto& m : machines)
+            add_plot(fmt::format("keyentry with points pt {} ps 0.6 lc rgb 'black' title {}", shape_of(m),
+                                 gnuplot_string(m.empty() ? "machine not recorded" : "machine " + m.substr(0, 8))));
     auto& s = job.script;
     s += terminal(640, 320);
     s += "set output " + gnuplot_string(svg_file) + "\n";
     s += "set title " + gnuplot_string("Decode tok/s per run on this host, as % of the latest run: " + line_label(line)) + "\n";
     const double pad = std::max(1.0, (hi - lo) * 0.1);
     s += fmt::format("set yrange [{}:{}]\nset ylabel '% of the latest run'\n", lo - pad, hi + pad);
-    s += "set grid\nset key below horizontal maxcols 2\n";
+    s += "set grid\nset key outside top center horizontal samplen 1.5 spacing 0.9 font ',8'\n";
     // A tick at the first run of each date, labelled with the date.
     std::string xtics;
     std::set<std::string> labelled;
@@ -240,7 +264,7 @@ std::optional<GnuplotJob> history_job(const ReportData& page, const ModelLine& l
         if (!labelled.insert(date).second) continue;
         xtics += fmt::format("{}'{}' {}", xtics.empty() ? "" : ", ", date, ordinal[key]);
     }
-    s += fmt::format("set xrange [{}:{}]\nset xtics nomirror rotate by 90 right ({})\nset xlabel 'runs in order (tick: first run of a date)'\n",
+    s += fmt::format("set xrange [{}:{}]\nset xtics nomirror rotate by 45 right ({})\nset xlabel 'runs in order (tick: first run of a date)'\n",
                      left, right, xtics);
     s += "plot " + plots + "\n";
     return job;

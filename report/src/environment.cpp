@@ -15,6 +15,29 @@
 namespace perfgate::report {
 namespace {
 
+// What a runtime's version column means, read off how its rows were launched: perfgate's
+// llama-bench rows carry the llama.cpp release tag of the build (llama-bench prints no version of
+// its own), a Python script's rows the package versions it printed, an imported file its own field.
+std::pair<std::string, std::string> version_meaning(const std::vector<const ResultRow*>& rows) {
+    auto all_commands = [&](const char* needle) {
+        bool any = false;
+        for (const auto* r : rows) {
+            if (r->command.empty()) continue;
+            if (r->command.find(needle) == std::string::npos) return false;
+            any = true;
+        }
+        return any;
+    };
+    if (all_commands("llama-bench"))
+        return {"llama.cpp release tag",
+                "the release tag of the llama.cpp source it was built from; for perfgate's embedded build, the tag the "
+                "pinned node-llama-cpp package names (scripts/llama-cpp.pin)"};
+    if (all_commands(".py"))
+        return {"package versions the script printed", "what the script printed as its version line (transformers_bench.py: "
+                                                        "torch and transformers)"};
+    return {"as recorded", "the runtime's own version field, as its output or file gave it"};
+}
+
 using Rows = std::vector<const ResultRow*>;
 
 using detail::distinct;
@@ -134,8 +157,11 @@ std::vector<EnvField> describe_environment(const ReportData& data, const std::st
     for (const auto& runtime : data.runtimes) {
         const Rows rr = data.rows_of(runtime);
         const std::string rt = markdown_text(runtime);
-        t.add(rt + " version", distinct(rr, [](const ResultRow& r) { return r.runtime_version; }),
-              "`mlxcel_version` / `baseline_version` column");
+        // The column holds what each recorder calls a version, which differs by runtime: the label
+        // says which, so a package's tag is never read as the binary's own version number.
+        const auto [what, source] = version_meaning(rr);
+        t.add(rt + " version (" + what + ")", distinct(rr, [](const ResultRow& r) { return r.runtime_version; }),
+              "`mlxcel_version` / `baseline_version` column: " + source);
         // A Python script (transformers_bench.py, mlx-lm) is not compiled: no build type or compiler
         // could have been recorded for it, so those rows appear only when something was.
         // (Skipped rows have no command, so only rows with one count.)

@@ -90,7 +90,7 @@ History collect_history(const std::string& dir, const ReportData& data) {
                 if (date.empty() && context.file_name) date = context.file_name->date;
                 h.points.push_back({static_cast<std::size_t>(line - data.lines.data()), g.model, g.runtime, date, run.run,
                                     rows_of_run.first().timestamp, rows_of_run.first().flags,
-                                    gates::median(run_samples), base});
+                                    rows_of_run.first().machine_id, gates::median(run_samples), base});
             }
         }
     }

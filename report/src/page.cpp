@@ -28,8 +28,16 @@ using detail::distinct;
 // A command as a reader can paste it: the recorder writes paths relative to the project (or from
 // <build>); an absolute path that is still there (an old row, a binary outside both) names a
 // folder of the measuring machine only, so its folder becomes a placeholder and its name stays.
+// Rows recorded before the recorder wrote every build-folder path from <build> name the project's
+// build/<preset>/ folder instead (perfgate's presets build there): shown as <build>/ too, so one
+// page shows one path style and the same command once.
 std::string shown_command(const std::string& command) {
     return map_command_words(command, [](const std::string& word) {
+        if (word.rfind("build/", 0) == 0) {
+            const auto preset_end = word.find('/', 6);
+            if (preset_end != std::string::npos && preset_end > 6 && preset_end + 1 < word.size())
+                return std::string(build_placeholder) + word.substr(preset_end);
+        }
         if (word.size() < 2 || word.front() != '/') return word;
         return "<host-path>/" + boost::filesystem::path(word).filename().string();
     });
@@ -384,7 +392,10 @@ void render_charts(std::string& p, const PageInputs& in) {
     for (const auto& o : in.charts.omitted) p += "- chart omitted: " + md(o) + "; the tables above hold every number\n";
     if (!in.charts.failures.empty() || !in.charts.omitted.empty()) p += "\n";
     if (!in.history.files_read.empty()) {
-        p += "A history chart is drawn for each model measured on two or more dates: one point per run, and the "
+        p += "A history chart is drawn for each model measured on two or more dates: one point per run, in the "
+             "order recorded, with a tick at the first run of each date; a line per runtime, with its latest run and "
+             "the gate's floor in the legend; a point shape per machine (the runs' `machine_id`; runs without one "
+             "share a shape, and the shapes are named in the legend when there are two machines or more); and the "
              "shaded band down to the gate's floor for the next run (the latest run less the pair's `max_drop` in "
              "the host's thresholds). History charts are drawn from:";
         for (const auto& f : in.history.files_read)

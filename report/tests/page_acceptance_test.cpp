@@ -108,11 +108,11 @@ TEST_CASE("gfx1151 page: both runtimes side by side, numbers equal the CSVs", "[
     CHECK(env_value(env, "Device memory (UMA: the carve-out)") == "96 GiB");
     CHECK(env_value(env, "ROCm release") == "10.0.0");
     CHECK(env_value(env, "HIP version") == "7.15.26333");
-    CHECK(env_value(env, "mlxcel version") == "0.7.0");
+    CHECK(env_value(env, "mlxcel version (as recorded)") == "0.7.0");
     CHECK(env_value(env, "mlxcel commit") == "2fcdbe5f");
     CHECK(env_value(env, "mlxcel upstream pin") == "81ba1c6a");
     CHECK(env_value(env, "mlxcel overlay commit") == "75915908");
-    CHECK(env_value(env, "mlx-lm version") == markdown_text("mlx-lm-0.31.3+mlx-0.32.3.dev20260912+a7d4c85a"));
+    CHECK(env_value(env, "mlx-lm version (as recorded)") == markdown_text("mlx-lm-0.31.3+mlx-0.32.3.dev20260912+a7d4c85a"));
     CHECK(env_value(env, "mlx-lm build type") == "python");
     CHECK(env_value(env, "Operator note") == markdown_text(o.note));
     for (const char* missing : {"OS", "Kernel", "Host RAM (what the OS sees)", "Unified memory", "CPU", "mlxcel compiler",

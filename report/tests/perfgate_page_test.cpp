@@ -69,20 +69,36 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
     fs::create_directories(dir.file("thresholds"));
     testing::write_text(dir.file("thresholds/cpu-testbox.json"), R"({"memory_bandwidth": {"bytes_per_s": 40000000000, "source": "triad", "date": "2026-09-01"}})");
     // Earlier runs on this host (history), and one on another host that must not appear.
+    // Two machines of the tag, named by their machine_id (the current run's rows have none).
+    auto on_machine = [](ResultRow r, const std::string& id) {
+        r.machine_id = id;
+        return r;
+    };
     testing::write_perfgate_csv(dir.file("benchmarks/cpu_cpu-testbox_2026-09-20.csv"),
-                             {cpu_row("llama-bench", "tiny-llama-ci", {50, 51, 52}, {900, 910, 920}, "2026-09-20"),
-                              cpu_row("llama-bench", "qwen3-0.6b", {20, 21, 22}, {300, 310, 320}, "2026-09-20")});
+                             {on_machine(cpu_row("llama-bench", "tiny-llama-ci", {50, 51, 52}, {900, 910, 920}, "2026-09-20"),
+                                         "aaaa1111ffffffff"),
+                              on_machine(cpu_row("llama-bench", "qwen3-0.6b", {20, 21, 22}, {300, 310, 320}, "2026-09-20"),
+                                         "aaaa1111ffffffff")});
     testing::write_perfgate_csv(dir.file("benchmarks/cpu_cpu-testbox_2026-09-25.csv"),
-                             {cpu_row("llama-bench", "tiny-llama-ci", {55, 56, 57}, {950, 960, 970}, "2026-09-25")});
+                             {on_machine(cpu_row("llama-bench", "tiny-llama-ci", {55, 56, 57}, {950, 960, 970}, "2026-09-25"),
+                                         "bbbb2222ffffffff")});
     auto other = cpu_row("llama-bench", "tiny-llama-ci", {99, 99, 99}, {999, 999, 999}, "2026-09-26");
     other.host = "otherbox";
     testing::write_perfgate_csv(dir.file("benchmarks/cpu_otherbox_2026-09-26.csv"), {other});
     const auto current = dir.file("benchmarks/cpu_cpu-testbox_2026-10-01.csv");
+    // The transformers rows' one command in the two path styles recorders wrote (the project's
+    // build/<preset>/ folder, and <build>/): the page shows it once, from <build>.
+    auto with_command = [](ResultRow r, const std::string& command) {
+        r.command = command;
+        return r;
+    };
     const std::vector<ResultRow> rows{
         cpu_row("llama-bench", "tiny-llama-ci", {60, 58, 61, 59, 62}, {1000, 990, 1010, 1005, 995}, "2026-10-01"),
-        cpu_row("transformers", "tiny-llama-ci", {30, 31, 29, 30.5, 29.5}, {400, 410, 390, 405, 395}, "2026-10-01"),
+        with_command(cpu_row("transformers", "tiny-llama-ci", {30, 31, 29, 30.5, 29.5}, {400, 410, 390, 405, 395}, "2026-10-01"),
+                     "build/cpu-perf/bench/transformers_bench.py -p 128"),
         cpu_row("llama-bench", "qwen3-0.6b", {24, 23, 25, 24.5, 23.5}, {330, 320, 340, 335, 325}, "2026-10-01"),
-        cpu_row("transformers", "qwen3-0.6b", {12, 11, 13, 12.5, 11.5}, {150, 140, 160, 155, 145}, "2026-10-01")};
+        with_command(cpu_row("transformers", "qwen3-0.6b", {12, 11, 13, 12.5, 11.5}, {150, 140, 160, 155, 145}, "2026-10-01"),
+                     "<build>/bench/transformers_bench.py -p 128")};
     testing::write_perfgate_csv(current, rows);
 
     ReportOptions o;
@@ -143,6 +159,13 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
     CHECK(page.find("```\nllama-bench -m <host-path>/tiny-llama-ci.gguf -p 128 -n 32 -r 5 -t 2\n"
                     "llama-bench -m <host-path>/qwen3-0.6b.gguf -p 128 -n 32 -r 5 -t 2\n```") != std::string::npos);
     CHECK(page.find("/models/") == std::string::npos);
+    CHECK(page.find("```\n<build>/bench/transformers_bench.py -p 128\n```") != std::string::npos);
+    CHECK(page.find("build/cpu-perf") == std::string::npos);
+    // Each version field says what it is, read off how the runtime was launched.
+    REQUIRE(env.row("llama-bench version (llama.cpp release tag)"));
+    CHECK(env.row("llama-bench version (llama.cpp release tag)")->at(1) == "b4500");
+    REQUIRE(env.row("transformers version (package versions the script printed)"));
+    CHECK(env.row("transformers version (package versions the script printed)")->at(1) == "4.46.0");
     CHECK(testing::section(page, "Method").find("- **Repetitions:** 5") != std::string::npos);
     CHECK(testing::section(page, "Method").find("- **Cooldown between runs (s):** 2") != std::string::npos);
 
@@ -166,7 +189,12 @@ TEST_CASE("page from a perfgate-schema run: samples, roofline, provenance, chart
     CHECK(charts.find("cpu_cpu-testbox_2026-09-20.csv") != std::string::npos);
     // The history shows the gate's floor below the latest run (thresholds: built-in 5% decode).
     const auto history_svg = testing::read_text(dir.file("docs/benchmark_results/cpu_cpu-testbox_2026-10-01_history_01_tiny-llama-ci.svg"));
-    CHECK(history_svg.find("gate floor (-5.0%)") != std::string::npos);
+    CHECK(history_svg.find("floor -5.0%") != std::string::npos);
+    // Each machine has its shape, named in the legend (the id cut to 8 characters).
+    CHECK(history_svg.find("machine aaaa1111") != std::string::npos);
+    CHECK(history_svg.find("machine bbbb2222") != std::string::npos);
+    CHECK(history_svg.find("machine not recorded") != std::string::npos);
+    CHECK(history_svg.find("ffffffff") == std::string::npos);
     CHECK(charts.find("otherbox") == std::string::npos);  // other host: not history of this one
 
     // To look at the page and its charts: PERFGATE_REPORT_KEEP=<folder> keeps a copy.

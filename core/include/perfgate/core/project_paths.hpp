@@ -26,11 +26,12 @@ std::optional<std::filesystem::path> find_build_root(const std::filesystem::path
 // project it is started.
 std::optional<std::filesystem::path> find_gate_root(const std::filesystem::path& start);
 
-// The placeholder a recorded path outside the project but inside the build folder starts with.
+// The placeholder a recorded path inside the build folder starts with.
 inline constexpr const char* build_placeholder = "<build>";
 
-// `path` relative to `root` when it lies inside it; else, when a `build` folder is given and the
-// path lies inside it, `<build>/` + the path relative to it; else unchanged.
+// When a `build` folder is given and `path` lies inside it, `<build>/` + the path relative to it
+// (wherever the build folder is); else `path` relative to `root` when it lies inside it; else
+// unchanged.
 std::string project_relative(const std::string& path, const std::filesystem::path& root,
                              const std::filesystem::path& build = {});
 

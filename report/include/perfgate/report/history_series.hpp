@@ -16,6 +16,7 @@ struct HistoryPoint {
     std::string run;
     std::string timestamp;    // of the run's first row (ISO 8601 UTC), else empty
     std::string flags;        // the run's runtime flags: runs with other flags are another series
+    std::string machine;      // the run's machine_id (empty: not recorded), so charts tell machines apart
     double decode_tok_s = 0;  // the run's median
     std::string source;  // file name
 };
