@@ -1,5 +1,7 @@
 // `perfgate site`: the static HTML dashboard of a benchmarks folder (report/site.hpp).
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -26,7 +28,19 @@ void add_site_command(CLI::App& app) {
     cmd->add_option("--output-dir", o->output_dir, "Folder to write index.html and its files into (created when absent)")
         ->required();
     cmd->add_option("--uplot-dir", o->uplot_dir, "The uplot npm package (dist/ and LICENSE)")->capture_default_str();
-    cmd->callback([o] {
+    auto urls = std::make_shared<std::vector<std::string>>();
+    cmd->add_option("--commit-url", *urls,
+                    "RUNTIME=URL with {commit}: link each run of that runtime to its commit (repeatable; e.g. "
+                    "llama-bench=https://github.com/ggml-org/llama.cpp/commit/{commit})");
+    cmd->callback([o, urls] {
+        for (const auto& text : *urls) {
+            auto url = report::parse_commit_url(text);
+            if (!url) {
+                exit_status = usage_error("perfgate site", url.error());
+                return;
+            }
+            o->commit_urls[url->first] = url->second;
+        }
         auto summary = report::build_site(*o);
         if (!summary) {
             exit_status = usage_error("perfgate site", summary.error());

@@ -1,7 +1,9 @@
 // perfgate site: draws the history charts of index.html from its embedded data (the
 // <script id="perfgate-data"> element perfgate writes) with uPlot. No network: every file the page
 // needs sits beside it. One uPlot per series; one line per machine, so machines stay apart; a
-// dashed line at each change point the history scan found; the hovered run named below the chart.
+// dashed line at each change point the history scan found (green when acknowledged), a solid green
+// line where an acknowledged change starts; the hovered run named below the chart with a link to
+// its commit where the page has the runtime's commit URL.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("perfgate-data").textContent);
@@ -12,6 +14,21 @@
     var r = s.runs[i];
     return "run " + r.run + " \u00b7 " + r.when + " \u00b7 " + (r.commit ? "commit " + r.commit.slice(0, 12) : "no commit") +
       " \u00b7 machine " + (r.machine || "not recorded") + " \u00b7 " + r.value.toPrecision(6) + " " + s.unit;
+  }
+
+  // The tip's content as nodes, never as markup: names come from the CSVs.
+  function showRun(tip, s, i) {
+    tip.textContent = runText(s, i);
+    tip.dataset.run = s.runs[i].run;
+    var commit = s.runs[i].commit;
+    if (commit && s.commit_url) {
+      var a = document.createElement("a");
+      a.href = s.commit_url.replace("{commit}", encodeURIComponent(commit));
+      a.textContent = "open the commit";
+      a.className = "commit";
+      tip.appendChild(document.createTextNode(" \u00b7 "));
+      tip.appendChild(a);
+    }
   }
 
   function chart(s, el) {
@@ -27,7 +44,8 @@
       series.push({ label: m ? "machine " + m.slice(0, 8) : "machine not recorded", stroke: palette[k % palette.length],
                     width: 1, spanGaps: true, points: { show: true, size: 6 } });
     });
-    var steps = s.steps.map(function (st) { return st.index; });
+    var steps = s.steps.map(function (st) { return { index: st.index, acknowledged: !!st.acknowledged_by }; });
+    var acknowledged = s.acknowledged.filter(function (a) { return a.index != null; }).map(function (a) { return a.index; });
     var tip = el.parentNode.querySelector(".tip");
     var u = new uPlot({
       width: Math.max(320, el.clientWidth || 640), height: 240, series: series,
@@ -43,10 +61,10 @@
              { label: s.label + " (" + s.unit + ")", size: 70 }],
       cursor: { points: { size: 8 } },
       hooks: {
+        // The last run hovered stays named (and its commit link reachable) after the cursor leaves.
         setCursor: [function (u) {
           var i = u.cursor.idx;
-          tip.textContent = i == null ? "" : runText(s, i);
-          tip.dataset.run = i == null ? "" : s.runs[i].run;
+          if (i != null) showRun(tip, s, i);
         }],
         draw: [function (u) {
           var ctx = u.ctx;
@@ -60,12 +78,14 @@
             ctx.strokeStyle = "#777";
             ctx.beginPath(); ctx.moveTo(u.bbox.left, y0); ctx.lineTo(u.bbox.left + u.bbox.width, y0); ctx.stroke();
           }
-          ctx.strokeStyle = "#555";
-          ctx.setLineDash([5, 4]);
-          steps.forEach(function (i) {
+          var vertical = function (i) {
             var x = Math.round(u.valToPos(xs[i], "x", true));
             ctx.beginPath(); ctx.moveTo(x, u.bbox.top); ctx.lineTo(x, u.bbox.top + u.bbox.height); ctx.stroke();
-          });
+          };
+          ctx.strokeStyle = "#1b7f2a";
+          acknowledged.forEach(vertical);
+          ctx.setLineDash([5, 4]);
+          steps.forEach(function (st) { ctx.strokeStyle = st.acknowledged ? "#1b7f2a" : "#555"; vertical(st.index); });
           ctx.restore();
         }]
       }

@@ -46,6 +46,8 @@ Comparison compare_runtimes(const ReportData& data, const RuntimePair& pair, std
         if (ia == line.cells.end() && ib == line.cells.end()) continue;
         ModelRatio m;
         m.line = &line;
+        if (ia != line.cells.end()) m.format_a = ia->second.format.empty() ? line.format : ia->second.format;
+        if (ib != line.cells.end()) m.format_b = ib->second.format.empty() ? line.format : ib->second.format;
         if (ia == line.cells.end()) m.not_compared = "measured on " + pair.b + " only";
         else if (ib == line.cells.end()) m.not_compared = "measured on " + pair.a + " only";
         else {

@@ -24,6 +24,11 @@ struct ModelRatio {
     std::optional<double> prefill_ratio;
     std::string not_compared;             // why there is no decode ratio (empty when there is one)
     bool below_min = false;
+    // The weights each side loaded (the cell's `format`, else the line's); empty: not recorded.
+    std::string format_a, format_b;
+    // Both formats recorded and different (Q4_0 against bf16): the ratio measures the runtimes and
+    // the formats together, and whoever shows it must say so.
+    bool other_weights() const { return !format_a.empty() && !format_b.empty() && format_a != format_b; }
 };
 
 struct Comparison {

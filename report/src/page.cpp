@@ -348,12 +348,8 @@ void render_comparison(std::string& p, const PageInputs& in) {
     // bf16) measures the runtimes and the formats together: said next to the ratios, never implied.
     std::vector<std::string> unlike;
     for (const auto& m : c.models) {
-        if (!m.decode_ratio && !m.prefill_ratio) continue;
-        const auto fa = m.line->cells.find(c.pair.a), fb = m.line->cells.find(c.pair.b);
-        if (fa == m.line->cells.end() || fb == m.line->cells.end()) continue;
-        const std::string& x = fa->second.format.empty() ? m.line->format : fa->second.format;
-        const std::string& y = fb->second.format.empty() ? m.line->format : fb->second.format;
-        if (!x.empty() && !y.empty() && x != y) unlike.push_back(fmt::format("{}: {} against {}", md(m.line->model), md(x), md(y)));
+        if ((m.decode_ratio || m.prefill_ratio) && m.other_weights())
+            unlike.push_back(fmt::format("{}: {} against {}", md(m.line->model), md(m.format_a), md(m.format_b)));
     }
     if (!unlike.empty())
         p += fmt::format("- **Not like for like:** {} of {} compared models load other weights on each side ({}); their "

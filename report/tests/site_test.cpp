@@ -106,3 +106,86 @@ TEST_CASE("site: without uPlot it says where it looked and how to install it", "
     CHECK_THAT(summary.error().message, Catch::Contains("nowhere") && Catch::Contains("scripts/bootstrap"));
     CHECK_FALSE(std::filesystem::exists(dir.file("site")));
 }
+
+TEST_CASE("site: acknowledged changes are marked where they start, and each run's commit is a link", "[site]") {
+    TempDir dir("site");
+    std::vector<ResultRow> rows;
+    const double levels[] = {10.0, 10.1, 8.0, 8.1, 8.05};
+    for (int i = 0; i < 5; ++i) {
+        rows.push_back(run_row("q", "a" + std::to_string(i), fmt::format("2026-11-29T1{}:00:00Z", i), levels[i]));
+        rows.back().runtime_commit = i < 2 ? "1111111111111111" : "2222222222222222";
+    }
+    test::write_perfgate_csv(dir.sub("bench/cpu_cpu-epyc_2026-11-29.csv"), rows);
+    test::write_file(dir.sub("thresholds/default.json"), test::read_file(test::source_path("thresholds/default.json").string()));
+    test::write_file(dir.sub("thresholds/acknowledgements.json"),
+                     R"({"acknowledgements": [{"host": "cpu-epyc", "runtime": "llama-bench", "model": "q",
+                         "metric": "decode_tok_s", "from": "2026-11-29T12:00:00Z", "commit": "2222222",
+                         "why": "smaller KV cache <on purpose>"}]})");
+    report::SiteOptions o{dir.file("bench"), dir.file("thresholds"), dir.file("site"), fake_uplot(dir)};
+    o.commit_urls["llama-bench"] = "https://example.org/c/{commit}";
+    REQUIRE(report::build_site(o));
+    const auto page = test::read_file(dir.file("site/index.html"));
+    const auto data = embedded_data(page);
+    REQUIRE(data["series"].size() == 1);
+    const auto& s = data["series"][0];
+    REQUIRE(s["acknowledged"].size() == 1);
+    CHECK(s["acknowledged"][0]["index"] == 2);  // the first run at or after "from"
+    CHECK(s["commit_url"] == "https://example.org/c/{commit}");
+    // In words under the chart, the reason as text; the latest run's commit linked in the pairs table.
+    CHECK(page.find("acknowledged from 2026-11-29T12:00:00Z (from run a2)") != std::string::npos);
+    CHECK(page.find("smaller KV cache &lt;on purpose&gt;") != std::string::npos);
+    CHECK(page.find("(acknowledgements.json:1)") != std::string::npos);
+    CHECK(page.find(dir.file("thresholds")) == std::string::npos);  // no folder of this machine
+    CHECK(page.find("<a class=\"commit\" href=\"https://example.org/c/2222222222222222\"><code>222222222222</code></a>") !=
+          std::string::npos);
+    // Without a URL for the runtime the commit is shown, not linked.
+    o.commit_urls.clear();
+    REQUIRE(report::build_site(o));
+    const auto plain = test::read_file(dir.file("site/index.html"));
+    CHECK(plain.find("<code>222222222222</code>") != std::string::npos);
+    CHECK(plain.find("class=\"commit\"") == std::string::npos);
+}
+
+TEST_CASE("site: --commit-url takes RUNTIME=URL with {commit} once, http(s) only", "[site]") {
+    auto ok = report::parse_commit_url("llama-bench=https://github.com/ggml-org/llama.cpp/commit/{commit}");
+    REQUIRE(ok);
+    CHECK(ok->first == "llama-bench");
+    CHECK(ok->second == "https://github.com/ggml-org/llama.cpp/commit/{commit}");
+    for (const char* bad : {"https://x/{commit}", "=https://x/{commit}", "rt=https://x/", "rt=javascript:alert(1)//{commit}",
+                            "rt=https://x/{commit}/{commit}", "rt=ftp://x/{commit}"}) {
+        INFO(bad);
+        auto r = report::parse_commit_url(bad);
+        REQUIRE_FALSE(r);
+        CHECK_THAT(r.error().message, Catch::Contains("--commit-url") && Catch::Contains("{commit}"));
+    }
+}
+
+TEST_CASE("site: runtimes side by side only like for like, or labelled", "[site]") {
+    TempDir dir("site");
+    auto row = [](const std::string& runtime, const std::string& model, const std::string& format, double decode) {
+        ResultRow r = run_row(model, "r-" + runtime, "2026-11-29T10:00:00Z", decode);
+        r.runtime = runtime;
+        r.format = format;
+        r.host = "h200";
+        r.backend = "cuda";
+        return r;
+    };
+    test::write_perfgate_csv(dir.sub("bench/cuda_h200_2026-11-29.csv"),
+                             {row("llama-bench", "same", "Q4_0", 100.0), row("other", "same", "Q4_0", 50.0),
+                              row("llama-bench", "unlike", "Q4_0", 100.0), row("other", "unlike", "bf16", 10.0)});
+    test::write_file(dir.sub("thresholds/default.json"), test::read_file(test::source_path("thresholds/default.json").string()));
+    REQUIRE(report::build_site({dir.file("bench"), dir.file("thresholds"), dir.file("site"), fake_uplot(dir)}));
+    const auto page = test::read_file(dir.file("site/index.html"));
+    const auto data = embedded_data(page);
+    REQUIRE(data["hosts"][0]["comparisons"].size() == 1);
+    const auto& models = data["hosts"][0]["comparisons"][0]["models"];
+    REQUIRE(models.size() == 2);
+    CHECK(models[0]["model"] == "same");
+    CHECK(models[0]["like_for_like"] == true);
+    CHECK(models[0]["decode_ratio"].get<double>() == Approx(2.0));
+    CHECK(models[1]["like_for_like"] == false);
+    CHECK(models[1]["decode_ratio"].get<double>() == Approx(10.0));
+    CHECK(page.find("<td>yes</td>") != std::string::npos);
+    CHECK(page.find("not like for like: Q4_0 against bf16") != std::string::npos);
+    CHECK(page.find("<td class=\"num unlike\">10.000</td>") != std::string::npos);
+}

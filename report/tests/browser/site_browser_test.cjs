@@ -1,7 +1,9 @@
 // The dashboard in a real browser (Debian's chromium, driven headless by playwright-core from
 // tools/site): the page loads with no console error; every chart draws one point per recorded run,
 // counted here from the CSVs themselves, not from the page's data; the index lists every series;
-// a hover over a run names that run; a screenshot is taken and is not blank.
+// a hover over a run names that run and links its commit; an acknowledged change is drawn where it
+// starts and said under its chart; the runtime tables label each model whose two sides loaded other
+// weights, read from the CSVs; a screenshot is taken and is not blank.
 // usage: node site_browser_test.cjs SITE_DIR BENCHMARKS_DIR TOOLS_DIR SCREENSHOT.png
 "use strict";
 const fs = require("fs");
@@ -52,6 +54,22 @@ function expectedRuns() {
   return runs;
 }
 
+// The latest h200 file's models measured by both runtimes, with each side's format.
+function expectedComparisons() {
+  const name = fs.readdirSync(benchDir).filter((f) => f.startsWith("cuda_h200_") && f.endsWith(".csv")).sort().pop();
+  const [header, ...rows] = parseCsv(fs.readFileSync(path.join(benchDir, name), "utf8"));
+  const col = (r, k) => r[header.indexOf(k)] || "";
+  const formats = {};
+  for (const r of rows) {
+    if ((col(r, "status") && col(r, "status") !== "ok") || !col(r, "decode_tok_s")) continue;
+    (formats[col(r, "model")] = formats[col(r, "model")] || {})[col(r, "runtime")] = col(r, "format");
+  }
+  const out = {};
+  for (const [model, f] of Object.entries(formats))
+    if (f["llama-bench"] !== undefined && f.transformers !== undefined) out[model] = f["llama-bench"] !== f.transformers;
+  return out;
+}
+
 (async () => {
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
@@ -97,6 +115,40 @@ function expectedRuns() {
                              { timeout: 5000 }).catch(() => {});
   const tip = await page.evaluate((id) => document.querySelector("#s-" + id + " .tip").textContent, hovered.id);
   check(tip.includes("run " + hovered.run), `hover names the run under the cursor (${hovered.run}): "${tip}"`);
+  const link = await page.evaluate((id) => {
+    const data = JSON.parse(document.getElementById("perfgate-data").textContent);
+    const s = data.series.find((x) => x.id === id), run = document.querySelector("#s-" + id + " .tip").dataset.run;
+    const a = document.querySelector("#s-" + id + " .tip a.commit");
+    return { href: a ? a.href : "", commit: s.runs.find((r) => r.run === run).commit };
+  }, hovered.id);
+  check(link.commit !== "" && link.href === "https://github.com/ggml-org/llama.cpp/commit/" + link.commit,
+        `the hovered run links its commit (${link.href})`);
+
+  // The acknowledged change: a green vertical line at its first run, and a line of text under the chart.
+  const ack = await page.evaluate(() => {
+    const data = JSON.parse(document.getElementById("perfgate-data").textContent);
+    const s = data.series.find((x) => x.acknowledged.length && x.acknowledged[0].index != null);
+    if (!s) return null;
+    const u = window.perfgateCharts[s.id];
+    const x = Math.round(u.valToPos(s.acknowledged[0].index, "x", true));
+    const img = u.ctx.getImageData(x - 1, Math.round(u.bbox.top), 3, Math.round(u.bbox.height)).data;
+    let green = 0;
+    for (let i = 0; i < img.length; i += 4) if (Math.abs(img[i] - 27) < 12 && Math.abs(img[i + 1] - 127) < 12 && Math.abs(img[i + 2] - 42) < 12 && img[i + 3] > 0) green++;
+    const marks = document.querySelector("#s-" + s.id + " .marks");
+    return { key: [s.host, s.runtime, s.model, s.metric].join(" "), green, text: marks ? marks.textContent : "" };
+  });
+  check(ack !== null && ack.key === "h200 llama-bench llama-3.1-8b decode_tok_s", `the acknowledged series is marked (${ack && ack.key})`);
+  check(ack !== null && ack.green > 20, `its start is drawn in green (${ack && ack.green} pixels)`);
+  check(ack !== null && ack.text.includes("browser test: an acknowledged change"), "and said under its chart");
+
+  // Runtimes side by side: every model both runtimes measured, labelled when the weights differ.
+  const tableRows = await page.evaluate(() => Array.from(document.querySelectorAll("table.comparison tr")).slice(1)
+    .map((tr) => Array.from(tr.cells).map((c) => c.textContent)));
+  for (const [model, unlike] of Object.entries(expectedComparisons())) {
+    const row = tableRows.find((r) => r[0] === model);
+    check(row !== undefined && row[6].startsWith(unlike ? "not like for like" : "yes"),
+          `${model}: ${row ? row[6] : "no row"} (${unlike ? "other weights" : "same weights"} in the CSV)`);
+  }
 
   // Not blank: the first chart's canvas holds many colours, and so does the screenshot's file.
   const colours = await page.evaluate(() => {

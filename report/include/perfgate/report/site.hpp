@@ -6,7 +6,10 @@
 // embeds its data and sits beside the files it needs (uPlot and its licence, copied from the npm
 // package perfgate pins in tools/site), so it opens from a file or any static host, offline.
 #include <cstddef>
+#include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "perfgate/core/expected.hpp"
@@ -18,7 +21,14 @@ struct SiteOptions {
     std::string thresholds_dir = "thresholds";
     std::string output_dir;  // created when absent; the files perfgate writes are replaced atomically
     std::string uplot_dir;   // the uplot npm package (its dist/ and LICENSE)
+    // Runtime name -> a URL with "{commit}" where the run's commit goes: each run's commit is a link
+    // (rows record the runtime's commit, not where its repository is).
+    std::map<std::string, std::string> commit_urls;
 };
+
+// "llama-bench=https://github.com/ggml-org/llama.cpp/commit/{commit}" -> {runtime, template}. An
+// error unless the runtime is named, the URL is http(s) and holds "{commit}" exactly once.
+Expected<std::pair<std::string, std::string>> parse_commit_url(std::string_view text);
 
 struct SiteSummary {
     std::size_t hosts = 0, series = 0, runs = 0;  // runs: points drawn, over every series
