@@ -108,3 +108,10 @@ expect("export llama-bench json as bmf" 0 "\"decode_tok_s\": \\{[^}]*\"value\"" 
 expect("export names an unknown run" 2 "no row of run no-such-run" export --format bmf
        --results "${SOURCE}/benchmarks/cpu_cpu-epyc_2026-11-29.csv" --run-id no-such-run)
 expect("export refuses an unknown format" 2 "bmf" export --format xml --results "${outputs}/run-a.json")
+# export for Conbench: one run, the runtime's GitHub repository required.
+expect("export llama-bench json for conbench" 0 "\"unit\": \"i/s\"" export --format conbench
+       --results "${outputs}/run-a.json" --host cpu-epyc --repository https://github.com/ggml-org/llama.cpp)
+expect("export for conbench needs a github repository" 2 "https://github.com/ORG/REPO" export --format conbench
+       --results "${outputs}/run-a.json" --host cpu-epyc --repository https://gitlab.com/x/y)
+expect("export for conbench takes one run" 2 "export one at a time with --run-id" export --format conbench
+       --results "${SOURCE}/benchmarks/cpu_cpu-epyc_2026-11-29.csv" --repository https://github.com/ggml-org/llama.cpp)

@@ -1,0 +1,118 @@
+#include "perfgate/report/export_conbench.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "export_pairs.hpp"
+#include "perfgate/core/metric.hpp"
+
+namespace perfgate::report {
+namespace {
+
+// A recorded unit in the unit Conbench knows for it (KNOWN_UNITS: B/s, s, ns, i/s), with the factor
+// from the recorded unit. One row per unit; a metric whose unit is not here is not exported.
+struct ConbenchUnit {
+    std::string_view recorded, conbench;
+    double factor;
+};
+constexpr ConbenchUnit conbench_units[] = {
+    {"tok/s", "i/s", 1.0},  // tokens are the items of "items per second", higher is better in both
+    {"s", "s", 1.0},
+    {"ms", "s", 1e-3},
+    {"ns", "ns", 1.0},
+};
+
+const ConbenchUnit* unit_of(const Metric& m) {
+    for (const auto& u : conbench_units)
+        if (u.recorded == m.unit) return &u;
+    return nullptr;
+}
+
+// A JSON object of the non-empty values (Conbench ignores empty tags; context and info alike).
+nlohmann::ordered_json strings(std::initializer_list<std::pair<const char*, std::string>> fields) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : fields)
+        if (!value.empty()) out[key] = value;
+    return out;
+}
+
+std::string number(const std::optional<std::int64_t>& n) { return n ? std::to_string(*n) : std::string(); }
+
+// ISO 8601 UTC: the row's timestamp, else midnight of its date.
+std::string timestamp_of(const ResultRow& r) {
+    if (!r.timestamp.empty()) return r.timestamp;
+    return r.date.empty() ? std::string() : r.date + "T00:00:00Z";
+}
+
+}  // namespace
+
+Expected<ConbenchExport> export_conbench(const ConbenchExportOptions& options) {
+    if (options.repository.rfind("https://github.com/", 0) != 0 || options.repository.size() <= 19)
+        return make_error(fmt::format("--repository \"{}\": Conbench needs the measured runtime's repository as "
+                                      "https://github.com/ORG/REPO",
+                                      options.repository));
+    auto collected = collect_export_pairs(options.results, options.run_id);
+    if (!collected) return collected.error();
+    const ExportPairs& e = *collected;
+    // Conbench assumes every result of a run_id shares its hardware and commit: one run per export.
+    if (e.run_ids.size() > 1)
+        return make_error(fmt::format("{}: rows of {} runs ({}{}); Conbench groups results by run, so export one at "
+                                      "a time with --run-id",
+                                      e.files, e.run_ids.size(),
+                                      fmt::join(e.run_ids.begin(), e.run_ids.begin() + std::min<std::size_t>(3, e.run_ids.size()), ", "),
+                                      e.run_ids.size() > 3 ? ", ..." : ""));
+    const std::string run_id = e.run_ids.empty()
+                                   ? std::filesystem::path(e.data.files.front()->file.path).stem().string()
+                                   : e.run_ids.front();
+    ConbenchExport out;
+    nlohmann::ordered_json doc = nlohmann::ordered_json::array();
+    for (const auto* p : e.pairs) {
+        const gates::SampleGroup& g = p->first();
+        const ResultRow& r = *g.ok_rows.front();
+        const std::string pair_name = g.runtime + "/" + g.model;
+        for (const Metric& m : metrics()) {
+            const std::string key(m.key);
+            const auto samples = p->samples(key);
+            if (samples.empty()) continue;
+            const ConbenchUnit* unit = unit_of(m);
+            if (unit == nullptr) {
+                out.left_out.push_back(fmt::format("{} {}: Conbench has no unit for {} (it knows B/s, s, ns, i/s)",
+                                                   pair_name, key, m.unit));
+                continue;
+            }
+            nlohmann::ordered_json data = nlohmann::ordered_json::array();
+            for (double v : samples) data.push_back(v * unit->factor);
+            nlohmann::ordered_json github = {{"repository", options.repository}};
+            if (!r.runtime_commit.empty()) github["commit"] = r.runtime_commit;
+            nlohmann::ordered_json result = {
+                {"run_id", run_id},
+                {"batch_id", run_id + ":" + pair_name},
+                {"timestamp", timestamp_of(r)},
+                {"cluster_info",
+                 {{"name", g.host},
+                  {"info", strings({{"backend", r.backend}, {"device", r.device}, {"device_arch", r.device_arch},
+                                    {"cpu_model", r.cpu_model}, {"machine_id", r.machine_id}})},
+                  {"optional_info", strings({{"os", r.os}, {"kernel", r.kernel}, {"driver_version", r.driver_version},
+                                             {"cuda_version", r.cuda_version}, {"rocm_version", r.rocm_version},
+                                             {"hardware", r.hardware}})}}},
+                {"stats", {{"data", data}, {"unit", std::string(unit->conbench)}}},
+                {"tags", strings({{"name", key}, {"runtime", g.runtime}, {"model", g.model},
+                                  {"prompt_tokens", number(g.prompt_tokens())}, {"generated_tokens", number(g.generated_tokens())},
+                                  {"batch", number(g.batch)}, {"harness", g.harness}})},
+                {"context", strings({{"runtime_flags", r.flags}, {"build_type", r.build_type}, {"compiler", r.compiler},
+                                     {"format", r.format}})},
+                {"info", strings({{"runtime_version", r.runtime_version},
+                                  {"source", std::filesystem::path(g.source()).filename().string()}})},
+                {"github", github}};
+            if (!options.run_reason.empty()) result["run_reason"] = options.run_reason;
+            doc.push_back(std::move(result));
+        }
+    }
+    out.json = doc.dump(2) + "\n";
+    return out;
+}
+
+}  // namespace perfgate::report
