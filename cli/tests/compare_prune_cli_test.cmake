@@ -95,6 +95,11 @@ file(READ "${WORK_DIR}/lb-sql.md" page)
 if(NOT page MATCHES "run-a.sql read as llama-bench -o sql" OR NOT page MATCHES "tiny-llama-ci-Q8_0-0b867dabe9a5bcd4")
   message(FATAL_ERROR "report of a llama-bench sql: the page does not name the file or the model:\n${page}")
 endif()
+expect("report refuses a page name that promises HTML" 2 "the page is markdown.*perfgate site"
+       report --results "${outputs}/run-b.json" --host h --output "${WORK_DIR}/lb.html" --no-charts)
+if(EXISTS "${WORK_DIR}/lb.html")
+  message(FATAL_ERROR "report wrote ${WORK_DIR}/lb.html after refusing it")
+endif()
 expect("report json with --host" 0 "wrote .*lb.md"
        report --results "${outputs}/run-b.json" --host h --output "${WORK_DIR}/lb.md" --no-charts)
 file(READ "${WORK_DIR}/lb.md" page)

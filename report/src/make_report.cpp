@@ -23,6 +23,11 @@ std::string runtime_list(const ReportData& d) { return fmt::format("{}", fmt::jo
 Expected<ReportOutcome> make_report(const ReportOptions& options) {
     if (options.results.empty()) return make_error("perfgate report: give at least one --results CSV");
     if (options.output.empty()) return make_error("perfgate report: --output is required");
+    // The page is markdown: a name that promises another format would be a lie about its content.
+    if (const auto ext = fs::path(options.output).extension().string(); ext != ".md" && ext != ".markdown")
+        return make_error(fmt::format("perfgate report: --output {}: the page is markdown, so its name ends in .md (for "
+                                      "an HTML dashboard of the history: perfgate site)",
+                                      options.output));
     if (options.min_ratio && !(*options.min_ratio > 0))
         return make_error("perfgate report: --min-ratio must be a positive number");
 
@@ -45,6 +50,9 @@ Expected<ReportOutcome> make_report(const ReportOptions& options) {
                                               *rt, runtime_list(data)));
     } else if (data.runtimes.size() == 2) {
         pair = RuntimePair{data.runtimes[0], data.runtimes[1]};
+        // Both arms of an A/B run: head against base, so a ratio above 1 says the head is faster.
+        if (pair->a.size() > 7 && pair->a.ends_with(" (base)") && pair->b == pair->a.substr(0, pair->a.size() - 7) + " (head)")
+            std::swap(pair->a, pair->b);
     }
     if (options.min_ratio && !pair)
         return make_error(fmt::format("perfgate report: --min-ratio needs --compare A:B (the results hold {} runtime(s): {})",

@@ -137,10 +137,20 @@ std::string efficiency_text(const ModelLine& line, const std::vector<std::string
         }
         auto eff = decode_efficiency(bytes, it->second.decode->median, bw);
         if (!eff) continue;
+        // A bound above all of the bandwidth bounds nothing: said so, never printed as a share.
+        if (moe && *eff > 1.0) {
+            parts.push_back(fmt::format("{}: not known (the rows do not record the bytes a token reads, and the "
+                                        "whole-file bound, {:.1f}%, is above all of the bandwidth)",
+                                        md(rt), *eff * 100.0));
+            continue;
+        }
         parts.push_back(fmt::format("{}: {}{:.1f}%", md(rt), moe ? "≤ " : "", *eff * 100.0));
     }
     if (parts.empty()) return "-";
-    return fmt::format("{}{}", fmt::join(parts, "; "), moe ? " (MoE: upper bound)" : "");
+    const bool bounded = moe && std::any_of(parts.begin(), parts.end(), [](const std::string& p) {
+        return p.find("≤ ") != std::string::npos;
+    });
+    return fmt::format("{}{}", fmt::join(parts, "; "), bounded ? " (MoE: upper bound)" : "");
 }
 
 std::string model_cell(const ModelLine& line) {
@@ -309,7 +319,7 @@ void render_results(std::string& p, const PageInputs& in) {
                          "{} ({}, measured {}; `{}` of the thresholds folder). The bytes a token reads are the row's "
                          "`active_model_bytes` where it recorded them (every weight once, a mixture's active experts "
                          "only, one row of an untied embedding), else the model's size; a mixture of experts without "
-                         "them reads only its active experts, so its share (marked ≤) is an upper bound.\n\n",
+                         "them reads only its active experts, so its share (marked ≤) is an upper bound, and one above 100% bounds nothing: such a cell says so instead of a share.\n\n",
                          in.bandwidth->bytes_per_s >= 1e12 ? fmt::format("{:.2f} TB/s", in.bandwidth->bytes_per_s / 1e12)
                                                            : fmt::format("{:.1f} GB/s", in.bandwidth->bytes_per_s / 1e9),
                          md(in.bandwidth->source), md(in.bandwidth->date),

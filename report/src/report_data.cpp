@@ -177,6 +177,10 @@ Expected<ReportData> load_report_data(const std::vector<std::string>& csv_paths)
         if (!file) return file.error();
         auto loaded = std::make_unique<LoadedFile>();
         loaded->file = std::move(*file);
+        // A perfgate ab result file holds both arms of one runtime: each arm is a runtime of the
+        // page ("llama-bench (base)", "llama-bench (head)"), never one series of both.
+        for (auto& r : loaded->file.rows)
+            if (!r.arm.empty()) r.runtime += " (" + r.arm + ")";
         loaded->name = gates::parse_benchmark_file_name(path);
         data.files.push_back(std::move(loaded));
     }

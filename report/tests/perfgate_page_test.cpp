@@ -314,13 +314,14 @@ TEST_CASE("the runtime comparison says when the two sides load other weights", "
 }
 
 TEST_CASE("decode efficiency divides by the bytes a token reads when the row recorded them", "[report][perfgate]") {
-    for (const bool recorded : {true, false}) {
+    // Recorded; not recorded with a whole-file bound below the roof; not recorded above it.
+    for (const auto [recorded, file_bytes] : {std::pair{true, 1500000000ull}, {false, 400000000ull}, {false, 1500000000ull}}) {
         testing::TempDir dir;
         testing::write_text(dir.file("thresholds/cpu-testbox.json"),
                             R"({"memory_bandwidth": {"bytes_per_s": 40000000000, "source": "triad", "date": "2026-09-01"}})");
         const auto current = dir.file("cpu_cpu-testbox_2026-10-01.csv");
         auto moe = cpu_row("llama-bench", "qwen3moe-a1b", {48, 49, 50}, {110, 114, 118}, "2026-10-01");
-        moe.model_bytes = 1500000000ull;  // the whole file: 1.5 GB x 49 tok/s = 73.5 GB/s, beyond the roof
+        moe.model_bytes = file_bytes;  // 1.5 GB x 49 tok/s = 73.5 GB/s, beyond the roof; 0.4 GB: 19.6 GB/s
         if (recorded) moe.active_model_bytes = 450000000ull;
         testing::write_perfgate_csv(current, {moe});
         ReportOptions o;
@@ -336,8 +337,51 @@ TEST_CASE("decode efficiency divides by the bytes a token reads when the row rec
         INFO(cell);
         if (recorded) {
             CHECK(cell == "llama-bench: 55.1%");  // 0.45 GB x 49 tok/s / 40 GB/s
+        } else if (file_bytes < 1000000000ull) {
+            CHECK(cell == "llama-bench: ≤ 49.0% (MoE: upper bound)");
         } else {
-            CHECK(cell == "llama-bench: ≤ 183.8% (MoE: upper bound)");
+            // Above all of the bandwidth, the bound bounds nothing: said, never shown as a share.
+            CHECK(cell == "llama-bench: not known (the rows do not record the bytes a token reads, and the whole-file "
+                          "bound, 183.8%, is above all of the bandwidth)");
         }
     }
+}
+
+TEST_CASE("a perfgate ab result file is paged arm by arm, head against base", "[report][perfgate]") {
+    testing::TempDir dir;
+    const auto current = dir.file("ab.csv");
+    auto arm = [](const std::string& which, std::vector<double> decode) {
+        auto r = cpu_row("llama-bench", "tiny-llama-ci", decode, {900, 910, 920}, "2026-10-01");
+        r.arm = which;
+        return r;
+    };
+    testing::write_perfgate_csv(current, {arm("base", {100, 101, 99}), arm("head", {90, 91, 89}),
+                                          arm("base", {100, 100, 100}), arm("head", {90, 90, 90})});
+    ReportOptions o;
+    o.results = {current};
+    o.output = dir.file("ab.md");
+    o.charts.enabled = false;
+    REQUIRE(make_report(o));
+    const auto page = testing::read_text(o.output);
+    const auto results = testing::first_table(testing::section(page, "Results"));
+    // Two columns of six samples each, not one series of twelve.
+    REQUIRE(results.column("llama-bench (base) decode tok/s"));
+    REQUIRE(results.column("llama-bench (head) decode tok/s"));
+    CHECK(results.row("tiny-llama-ci")->at(*results.column("llama-bench (base) decode tok/s")) == "100.00 (99.00–101.00, n=6)");
+    CHECK(results.row("tiny-llama-ci")->at(*results.column("llama-bench (head) decode tok/s")) == "90.00 (89.00–91.00, n=6)");
+    CHECK(testing::section(page, "Comparison").find("median ratio 0.900") != std::string::npos);
+}
+
+TEST_CASE("report writes markdown and refuses a page name that promises HTML", "[report][perfgate]") {
+    testing::TempDir dir;
+    const auto current = dir.file("cpu_cpu-testbox_2026-10-01.csv");
+    testing::write_perfgate_csv(current, {cpu_row("llama-bench", "tiny-llama-ci", {60, 58, 61}, {1000, 990, 1010}, "2026-10-01")});
+    ReportOptions o;
+    o.results = {current};
+    o.output = dir.file("page.html");
+    o.charts.enabled = false;
+    auto refused = make_report(o);
+    REQUIRE_FALSE(refused);
+    CHECK_THAT(refused.error().message, Catch::Contains("page.html") && Catch::Contains("perfgate site"));
+    CHECK_FALSE(fs::exists(o.output));
 }
