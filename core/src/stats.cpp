@@ -37,4 +37,15 @@ double mean(const std::vector<double>& values) {
     return m;
 }
 
+double quantile(std::vector<double> values, double p) {
+    require_usable(values, "quantile");
+    if (!(p >= 0.0 && p <= 1.0)) throw std::invalid_argument("quantile: p outside [0, 1]");
+    std::sort(values.begin(), values.end());
+    const double rank = p * static_cast<double>(values.size() - 1);
+    const auto below = static_cast<std::size_t>(std::floor(rank));
+    const std::size_t above = std::min(below + 1, values.size() - 1);
+    const double fraction = rank - static_cast<double>(below);
+    return values[below] + fraction * (values[above] - values[below]);
+}
+
 }  // namespace perfgate

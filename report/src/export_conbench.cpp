@@ -39,7 +39,7 @@ nlohmann::ordered_json strings(std::initializer_list<std::pair<const char*, std:
     return out;
 }
 
-std::string number(const std::optional<std::int64_t>& n) { return n ? std::to_string(*n) : std::string(); }
+std::string count_text(const std::optional<std::int64_t>& n) { return n ? std::to_string(*n) : std::string(); }
 
 // ISO 8601 UTC: the row's timestamp, else midnight of its date.
 std::string timestamp_of(const ResultRow& r) {
@@ -100,8 +100,8 @@ Expected<ConbenchExport> export_conbench(const ConbenchExportOptions& options) {
                                              {"hardware", r.hardware}})}}},
                 {"stats", {{"data", data}, {"unit", std::string(unit->conbench)}}},
                 {"tags", strings({{"name", key}, {"runtime", g.runtime}, {"model", g.model},
-                                  {"prompt_tokens", number(g.prompt_tokens())}, {"generated_tokens", number(g.generated_tokens())},
-                                  {"batch", number(g.batch)}, {"harness", g.harness}})},
+                                  {"prompt_tokens", count_text(g.prompt_tokens())}, {"generated_tokens", count_text(g.generated_tokens())},
+                                  {"batch", count_text(g.batch)}, {"harness", g.harness}})},
                 {"context", strings({{"runtime_flags", r.flags}, {"build_type", r.build_type}, {"compiler", r.compiler},
                                      {"format", r.format}})},
                 {"info", strings({{"runtime_version", r.runtime_version},

@@ -18,8 +18,9 @@ import re
 import sys
 
 # Earliest first. forge/ sits beside perf/ (perf forges a suite's models), so it comes before it;
+# serving/ (the load generator and the servers' lifecycle) is what perf/ drives a serving pair with;
 # report/ publishes what gates/ judged; runner/ drives them; cli/ only calls.
-LAYERS = ["core", "probes", "forge", "perf", "gates", "report", "runner", "cli"]
+LAYERS = ["core", "probes", "forge", "serving", "perf", "gates", "report", "runner", "cli"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]perfgate/([a-z_]+)/')
 SKIP_DIRS = {"build", ".git", ".device-carry", "node_modules"}
 

@@ -19,7 +19,7 @@ import sys
 
 # The paths a run and its verdict go through: launching and recording (perf/, core's process runner),
 # judging (gates/), the loops (runner/).
-RUN_GATE_PATHS = ["core/src/process.cpp", "perf/src", "gates/src", "runner/src"]
+RUN_GATE_PATHS = ["core/src/process.cpp", "serving/src", "perf/src", "gates/src", "runner/src"]
 
 FUNCTION_HEAD = re.compile(
     r"\)(?:\s*(?:const\b|noexcept\b|override\b|final\b|mutable\b|&|->\s*[\w:<>,*&]+))*\s*$", re.S)

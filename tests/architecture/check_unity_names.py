@@ -19,7 +19,7 @@ from check_function_lengths import functions
 
 # The unity-built targets and their sources (test files are compiled one by one).
 LIBRARIES = {
-    "core": ["core/src"], "probes": ["probes/src"], "forge": ["forge/src"], "perf": ["perf/src"],
+    "core": ["core/src"], "probes": ["probes/src"], "forge": ["forge/src"], "serving": ["serving/src"], "perf": ["perf/src"],
     "gates": ["gates/src"], "report": ["report/src"], "runner": ["runner/src"], "cli": ["cli"],
     "test_support": ["tests/support/src"],
 }

@@ -1,0 +1,60 @@
+#pragma once
+// perfgate's own load generator for OpenAI-compatible servers (llama-server, vLLM, SGLang, ...):
+// streams each completion over HTTP/1.1 (Boost.Beast) and times it from the client, as vLLM's and
+// SGLang's serving benchmarks define the figures:
+//   TTFT  from the request's first byte sent to the first event that carries text;
+//   ITL   each gap between two consecutive events that carry text;
+//   TPOT  (end-to-end latency - TTFT) / (output tokens - 1), for a request of two tokens or more;
+//   end-to-end latency from the first byte sent to the end of the stream.
+// `concurrency` clients each send their next request as soon as their last one ended, until the
+// request set is used up (a closed loop: the load is the concurrency, not a request rate).
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfgate/core/expected.hpp"
+#include "perfgate/serving/completion_chunk.hpp"
+
+namespace perfgate::serving {
+
+struct CompletionRequest {
+    std::string prompt;
+    std::int64_t max_tokens = 0;  // the output length: ignore_eos is asked, so the server writes them all
+};
+
+struct LoadOptions {
+    std::string host = "127.0.0.1";
+    std::uint16_t port = 0;
+    std::string path = "/v1/completions";
+    std::string model;  // the request's "model" (llama-server accepts any)
+    std::size_t concurrency = 1;
+    std::chrono::milliseconds request_timeout{120'000};
+};
+
+struct RequestRecord {
+    bool ok = false;
+    std::string error;          // why it failed (connection, HTTP status, a stream error event)
+    double ttft_s = 0;
+    double e2e_s = 0;
+    std::vector<double> itl_s;  // one per token event after the first
+    std::int64_t token_events = 0;   // events that carried text
+    std::int64_t output_tokens = 0;  // usage.completion_tokens when sent, else token_events
+    std::optional<ServerTimings> server;  // llama-server's own timings of the request
+};
+
+struct LoadResult {
+    std::vector<RequestRecord> records;  // in the request set's order
+    double wall_s = 0;                   // first request sent to last stream ended
+    double client_cpu_s = 0;             // CPU time of this process over the load (the client's cost)
+};
+
+// Runs the request set. An error only for what prevents any load (no request, concurrency 0);
+// each request's own failure is in its record.
+Expected<LoadResult> run_load(const LoadOptions& options, const std::vector<CompletionRequest>& requests);
+
+// The JSON body of one streamed completion request.
+std::string completion_body(const LoadOptions& options, const CompletionRequest& request);
+
+}  // namespace perfgate::serving

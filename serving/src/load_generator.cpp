@@ -1,0 +1,148 @@
+#include "perfgate/serving/load_generator.hpp"
+
+#include <time.h>
+
+#include <atomic>
+#include <thread>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "perfgate/serving/sse.hpp"
+
+namespace perfgate::serving {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+double process_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// What the stream's events do to the record: token times, usage, timings, errors.
+struct StreamState {
+    RequestRecord& record;
+    Clock::time_point sent;
+    std::optional<Clock::time_point> last_token;
+    std::string error;
+
+    void on_event(std::string_view data) {
+        if (!error.empty()) return;
+        const auto now = Clock::now();
+        auto chunk = parse_completion_chunk(data);
+        if (!chunk) {
+            error = chunk.error().message;
+            return;
+        }
+        if (chunk->completion_tokens) record.output_tokens = *chunk->completion_tokens;
+        if (chunk->timings) record.server = chunk->timings;
+        if (chunk->text.empty()) return;
+        if (last_token) record.itl_s.push_back(seconds(now - *last_token));
+        else record.ttft_s = seconds(now - sent);
+        last_token = now;
+        ++record.token_events;
+    }
+};
+
+// Reads the body as it arrives, into the SSE parser: read_some returns with whatever the socket
+// had (http::read would wait for a full buffer or the whole message, and every token would arrive
+// at the end), and the buffer_body parser hands over that piece.
+void read_stream(beast::tcp_stream& stream, beast::flat_buffer& buffer, http::response_parser<http::buffer_body>& parser,
+                 SseParser& sse, const LoadOptions& options) {
+    char piece[8192];
+    while (!parser.is_done()) {
+        parser.get().body().data = piece;
+        parser.get().body().size = sizeof piece;
+        stream.expires_after(options.request_timeout);
+        beast::error_code ec;
+        http::read_some(stream, buffer, parser, ec);
+        if (ec == http::error::need_buffer) ec = {};
+        if (ec) throw beast::system_error(ec);
+        sse.feed(std::string_view(piece, sizeof piece - parser.get().body().size));
+    }
+    sse.finish();
+}
+
+RequestRecord one_request(net::io_context& io, const LoadOptions& options, const CompletionRequest& request) {
+    RequestRecord record;
+    StreamState state{record, {}, std::nullopt, {}};
+    try {
+        beast::tcp_stream stream(io);
+        stream.expires_after(options.request_timeout);
+        net::ip::tcp::resolver resolver(io);
+        stream.connect(resolver.resolve(options.host, std::to_string(options.port)));
+        http::request<http::string_body> req{http::verb::post, options.path, 11};
+        req.set(http::field::host, options.host);
+        req.set(http::field::content_type, "application/json");
+        req.set(http::field::accept, "text/event-stream");
+        req.body() = completion_body(options, request);
+        req.prepare_payload();
+        state.sent = Clock::now();
+        http::write(stream, req);
+        beast::flat_buffer buffer;
+        http::response_parser<http::buffer_body> parser;
+        parser.body_limit(boost::none);  // a stream is as long as the completion
+        http::read_header(stream, buffer, parser);
+        if (parser.get().result() != http::status::ok)
+            throw std::runtime_error(fmt::format("HTTP {}", parser.get().result_int()));
+        SseParser sse([&state](std::string_view data) { state.on_event(data); });
+        read_stream(stream, buffer, parser, sse, options);
+        record.e2e_s = seconds(Clock::now() - state.sent);
+        beast::error_code ignored;
+        stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+    } catch (const std::exception& e) {
+        record.error = e.what();
+        return record;
+    }
+    if (!state.error.empty()) record.error = state.error;
+    else if (record.token_events == 0) record.error = "the stream ended without a token";
+    record.ok = record.error.empty();
+    if (record.output_tokens == 0) record.output_tokens = record.token_events;
+    return record;
+}
+
+}  // namespace
+
+std::string completion_body(const LoadOptions& options, const CompletionRequest& request) {
+    nlohmann::ordered_json body = {{"model", options.model.empty() ? "perfgate" : options.model},
+                                   {"prompt", request.prompt},
+                                   {"max_tokens", request.max_tokens},
+                                   {"temperature", 0},
+                                   {"stream", true},
+                                   {"ignore_eos", true},  // every request writes its full output length
+                                   {"stream_options", {{"include_usage", true}}}};
+    return body.dump();
+}
+
+Expected<LoadResult> run_load(const LoadOptions& options, const std::vector<CompletionRequest>& requests) {
+    if (requests.empty()) return make_error("the load has no request");
+    if (options.concurrency == 0) return make_error("the load needs a concurrency of at least 1");
+    LoadResult result;
+    result.records.resize(requests.size());
+    std::atomic<std::size_t> next{0};
+    const double cpu_before = process_cpu_seconds();
+    const auto start = Clock::now();
+    std::vector<std::thread> clients;
+    for (std::size_t c = 0; c < std::min(options.concurrency, requests.size()); ++c)
+        clients.emplace_back([&] {
+            net::io_context io;
+            for (std::size_t i = next++; i < requests.size(); i = next++) result.records[i] = one_request(io, options, requests[i]);
+        });
+    for (auto& t : clients) t.join();
+    result.wall_s = seconds(Clock::now() - start);
+    result.client_cpu_s = process_cpu_seconds() - cpu_before;
+    return result;
+}
+
+}  // namespace perfgate::serving

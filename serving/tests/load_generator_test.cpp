@@ -1,0 +1,134 @@
+// The load generator against a server of known timing (fake_completion_server), started and
+// stopped as a server under test is: what it measures can only be later than what the server
+// waited (lower bounds hold on a busy machine; the upper bounds are loose), every request is
+// accounted for, and the server's process group is gone after stop, after a failed start and
+// after a start that never became ready.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+
+#include <cerrno>
+#include <string>
+#include <thread>
+
+#include "perfgate/core/process.hpp"
+#include "perfgate/core/stats.hpp"
+#include "perfgate/serving/latency_summary.hpp"
+#include "perfgate/serving/load_generator.hpp"
+#include "perfgate/serving/server_process.hpp"
+
+using namespace perfgate;
+using namespace perfgate::serving;
+
+namespace {
+
+ServerLaunch fake(std::vector<std::string> extra = {}) {
+    ServerLaunch launch;
+    launch.program = PERFGATE_FAKE_COMPLETION_SERVER;
+    launch.args = {"--port", "{port}"};
+    launch.args.insert(launch.args.end(), extra.begin(), extra.end());
+    launch.startup_timeout = std::chrono::seconds(20);
+    return launch;
+}
+
+bool group_alive(std::int64_t group) { return ::kill(-static_cast<pid_t>(group), 0) == 0 || errno != ESRCH; }
+
+}  // namespace
+
+TEST_CASE("load: every request streamed and timed, no earlier than the server's waits", "[serving][load]") {
+    auto server = start_server(fake({"--ttft-ms", "40", "--itl-ms", "15", "--ready-after-ms", "300"}));
+    REQUIRE(server);
+    const auto group = (*server)->process_group();
+    LoadOptions o;
+    o.port = (*server)->port();
+    o.concurrency = 2;
+    std::vector<CompletionRequest> requests(6, CompletionRequest{"Hello there", 5});
+    auto load = run_load(o, requests);
+    REQUIRE(load);
+    REQUIRE(load->records.size() == 6);
+    std::vector<double> gaps;
+    for (const auto& r : load->records) {
+        INFO(r.error);
+        REQUIRE(r.ok);
+        CHECK(r.token_events == 5);
+        CHECK(r.output_tokens == 5);  // the usage of the last chunk
+        CHECK(r.ttft_s >= 0.040);
+        CHECK(r.ttft_s < 10.0);
+        REQUIRE(r.itl_s.size() == 4);
+        gaps.insert(gaps.end(), r.itl_s.begin(), r.itl_s.end());
+        // The stream cannot end before the server's waits did (1 ms for clock rounding). One gap
+        // alone has no such bound: a token delivered late shortens the gap after it.
+        CHECK(r.e2e_s >= 0.040 + 4 * 0.015 - 0.001);
+        REQUIRE(r.server);
+        CHECK(r.server->predicted_n == 5);
+    }
+    // The gaps as the server spaced them: their median is the server's 15 ms, not 0 (tokens
+    // buffered and handed over together) and not its double.
+    CHECK(quantile(gaps, 0.5) >= 0.012);
+    CHECK(quantile(gaps, 0.5) < 0.030);
+    // Two clients, six requests of at least 40 + 4 x 15 ms: three rounds at least.
+    CHECK(load->wall_s >= 3 * 0.100);
+    CHECK(load->client_cpu_s > 0);
+    const auto s = summarize(*load);
+    CHECK(s.failed == 0);
+    REQUIRE(s.tpot_ms);
+    CHECK(s.tpot_ms->p50 >= 14.0);
+    (*server)->stop();
+    CHECK_FALSE(group_alive(group));
+}
+
+TEST_CASE("load: a refused request is a failed record with its status, not a lost one", "[serving][load]") {
+    auto server = start_server(fake({"--fail-status", "503"}));
+    REQUIRE(server);
+    LoadOptions o;
+    o.port = (*server)->port();
+    auto load = run_load(o, {CompletionRequest{"x", 3}, CompletionRequest{"y", 3}});
+    REQUIRE(load);
+    for (const auto& r : load->records) {
+        CHECK_FALSE(r.ok);
+        CHECK(r.error == "HTTP 503");
+    }
+    CHECK(summarize(*load).failed == 2);
+    CHECK_FALSE(run_load(o, {}));
+    o.concurrency = 0;
+    CHECK_FALSE(run_load(o, {CompletionRequest{"x", 3}}));
+}
+
+TEST_CASE("server: a start that fails or never gets ready is an error naming the program, and leaves nothing", "[serving][server]") {
+    auto bad_flag = start_server(fake({"--no-such-flag", "1"}));
+    REQUIRE_FALSE(bad_flag);
+    CHECK_THAT(bad_flag.error().message, Catch::Contains("fake_completion_server") && Catch::Contains("exited") &&
+                                             Catch::Contains("unknown flag"));
+
+    auto launch = fake({"--ready-after-ms", "600000"});
+    launch.startup_timeout = std::chrono::milliseconds(800);
+    auto never = start_server(launch);
+    REQUIRE_FALSE(never);
+    CHECK_THAT(never.error().message, Catch::Contains("not ready within") && Catch::Contains("/health"));
+
+    auto missing = start_server(ServerLaunch{"/nonexistent/llama-server", {}, {}, "/health"});
+    REQUIRE_FALSE(missing);
+    CHECK_THAT(missing.error().message, Catch::Contains("/nonexistent/llama-server"));
+}
+
+TEST_CASE("server: killed with the process that started it, as ctest kills a test past its timeout", "[serving][server]") {
+    // hold_server starts a server and waits; the process runner's timeout SIGKILLs hold_server's
+    // process group, which the server is not in (it has its own): only PR_SET_PDEATHSIG ends it.
+    ProcessRequest holder;
+    holder.program = PERFGATE_HOLD_SERVER;
+    holder.args = {PERFGATE_FAKE_COMPLETION_SERVER};
+    holder.timeout = std::chrono::seconds(3);
+    auto ran = run_process(holder);
+    REQUIRE(ran);
+    CHECK(ran->timed_out);
+    const auto at = ran->out.find("group ");
+    REQUIRE(at != std::string::npos);
+    const std::int64_t group = std::stoll(ran->out.substr(at + 6));
+    REQUIRE(group > 1);
+    bool gone = false;
+    for (int i = 0; i < 50 && !gone; ++i) {
+        gone = !group_alive(group);
+        if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    CHECK(gone);
+}
