@@ -68,6 +68,7 @@ if(PERFGATE_LLAMA_BENCH)
     message(FATAL_ERROR "PERFGATE_LLAMA_BENCH=${PERFGATE_LLAMA_BENCH} does not exist")
   endif()
   set(_bench "${PERFGATE_LLAMA_BENCH}")
+  set(_server "${PERFGATE_LLAMA_SERVER}")  # a serving suite's llama-server, when given beside it
   set(_origin "external")
   set(_commit "")
   set(_release "")
@@ -76,6 +77,7 @@ if(PERFGATE_LLAMA_BENCH)
   message(STATUS "perfgate: using the existing llama-bench ${_bench} (nothing fetched or built)")
 elseif(NOT PERFGATE_LLAMA_FETCH)
   set(_bench "")
+  set(_server "${PERFGATE_LLAMA_SERVER}")
   set(_origin "none")
   set(_commit "")
   set(_release "")
@@ -92,13 +94,14 @@ else()
     message(FATAL_ERROR "perfgate: fetching the pinned llama.cpp failed (scripts/fetch-llama-cpp, exit ${_fetch_rc})")
   endif()
 
-  # A lean static build: only llama-bench, no network client, server, tests or examples.
+  # A lean static build: llama-bench and llama-server (the serving suites' server, docs/serving.md),
+  # no network client, tests or examples.
   set(_llama_args
     -DCMAKE_BUILD_TYPE=Release
     -DBUILD_SHARED_LIBS=OFF
     -DLLAMA_BUILD_TESTS=OFF
     -DLLAMA_BUILD_EXAMPLES=OFF
-    -DLLAMA_BUILD_SERVER=OFF
+    -DLLAMA_BUILD_SERVER=ON
     -DLLAMA_BUILD_APP=OFF
     -DLLAMA_BUILD_TOOLS=ON
     -DLLAMA_BUILD_COMMON=ON
@@ -134,6 +137,7 @@ else()
 
   cmake_host_system_information(RESULT _cores QUERY NUMBER_OF_LOGICAL_CORES)
   set(_bench "${_llama_build}/bin/llama-bench")
+  set(_server "${_llama_build}/bin/llama-server")
   ExternalProject_Add(perfgate_llama_cpp
     SOURCE_DIR "${_llama_src}"
     BINARY_DIR "${_llama_build}"
@@ -142,9 +146,9 @@ else()
     UPDATE_COMMAND ""
     CMAKE_GENERATOR "${CMAKE_GENERATOR}"
     CMAKE_ARGS ${_llama_args}
-    BUILD_COMMAND "${CMAKE_COMMAND}" --build "${_llama_build}" --target llama-bench --parallel ${_cores}
+    BUILD_COMMAND "${CMAKE_COMMAND}" --build "${_llama_build}" --target llama-bench llama-server --parallel ${_cores}
     INSTALL_COMMAND ""
-    BUILD_BYPRODUCTS "${_bench}"
+    BUILD_BYPRODUCTS "${_bench}" "${_server}"
     STEP_TARGETS configure
     USES_TERMINAL_CONFIGURE TRUE
     USES_TERMINAL_BUILD TRUE)
@@ -170,6 +174,7 @@ else()
 endif()
 
 set(PERFGATE_LLAMA_BENCH_EXECUTABLE "${_bench}" CACHE INTERNAL "llama-bench used by perf tests")
+set(PERFGATE_LLAMA_SERVER_EXECUTABLE "${_server}" CACHE INTERNAL "llama-server used by serving perf tests")
 set(PERFGATE_LLAMA_TARGET perfgate_llama_cpp CACHE INTERNAL "target that provides llama-bench")
 set(PERFGATE_LLAMA_VOCAB_DIR_RESOLVED "${_vocab}" CACHE INTERNAL "llama.cpp models/ folder")
 set(PERFGATE_LLAMA_PIN_FILE "${CMAKE_BINARY_DIR}/llama-pin.json" CACHE INTERNAL "provenance of the llama.cpp build")

@@ -141,8 +141,11 @@ function(perfgate_add_perf_suite)
     string(JSON _bin GET "${_json}" runtimes ${_i} binary)
     string(JSON _measure ERROR_VARIABLE _err GET "${_json}" runtimes ${_i} measure)
     set(_counts_${_rt} FALSE)
+    set(_serves_${_rt} FALSE)
     if(NOT _err AND _measure STREQUAL "instructions")
       set(_counts_${_rt} TRUE)
+    elseif(NOT _err AND _measure STREQUAL "serving")
+      set(_serves_${_rt} TRUE)
     endif()
     list(APPEND _runtimes "${_rt}")
     set(_kind_${_rt} "${_kind}")
@@ -245,6 +248,18 @@ function(perfgate_add_perf_suite)
         list(APPEND _binary_args --runtime-pin "${_rt}=${PERFGATE_LLAMA_PIN_FILE}")
       endif()
     endif()
+    # "llama-server": the embedded llama.cpp's server, for the serving suites (docs/serving.md).
+    if(_kind_${_rt} STREQUAL "llama-server" AND _bin_${_rt} STREQUAL "llama-server"
+       AND NOT "${arg_BINARIES}" MATCHES "(^|;)${_rt}=")
+      if(PERFGATE_LLAMA_SERVER_EXECUTABLE)
+        list(APPEND _binary_args --binary "${_rt}=${PERFGATE_LLAMA_SERVER_EXECUTABLE}")
+        if(PERFGATE_LLAMA_PIN_FILE)
+          list(APPEND _binary_args --runtime-pin "${_rt}=${PERFGATE_LLAMA_PIN_FILE}")
+        endif()
+      else()
+        list(APPEND _unbuilt_runtimes "${_rt}")
+      endif()
+    endif()
     # "llama-bench-portable": the embedded llama.cpp built without AVX-512 for counting instructions
     # under valgrind (docs/instructions.md), built only when a suite asks for it.
     if(_kind_${_rt} STREQUAL "llama-bench" AND _bin_${_rt} STREQUAL "llama-bench-portable"
@@ -313,13 +328,16 @@ function(perfgate_add_perf_suite)
     if(_rt IN_LIST _unbuilt_runtimes)
       # Listed, and shown as not run: this build has no portable llama-bench to count with.
       set_tests_properties(${_test} PROPERTIES DISABLED TRUE)
-      message(STATUS "perfgate: ${_test} is disabled: no portable llama-bench (fetch the pinned llama.cpp, or give -DPERFGATE_LLAMA_BENCH_PORTABLE=...)")
+      message(STATUS "perfgate: ${_test} is disabled: its ${_bin_${_rt}} is not built here (fetch the pinned llama.cpp, or give -DPERFGATE_LLAMA_BENCH_PORTABLE=... / -DPERFGATE_LLAMA_SERVER=...)")
     else()
       math(EXPR _enabled_pairs "${_enabled_pairs} + 1")
     endif()
     set(_labels "${arg_LABEL};${arg_BACKEND};${_rt}")
     if(_counts_${_rt})
       list(APPEND _labels instructions)  # ctest -L instructions: the counted pairs
+    endif()
+    if(_kind_${_rt} STREQUAL "llama-server" OR _serves_${_rt})
+      list(APPEND _labels serving)  # ctest -L serving: the serving pairs (docs/serving.md)
     endif()
     set_tests_properties(${_test} PROPERTIES
       FIXTURES_REQUIRED ${_fixture}

@@ -49,7 +49,8 @@ namespace {
 // `machine_id` and `machine_fingerprint` (machine identity), then `peak_memory_bytes` and its
 // samples, then `peak_device_memory_bytes` and its samples, then the instruction counts per token
 // (prefill and decode, each with its samples), then `prompt_gen_tok_s` and its samples (llama-bench
-// -pg), then `active_model_bytes` (decode's roofline). A day's file started before a column
+// -pg), then `active_model_bytes` (decode's roofline), then a serving pair's figures, each with its
+// samples (docs/serving.md). A day's file started before a column
 // is upgraded when rows are appended to it: under the appenders' lock it is rewritten whole with
 // today's header, every existing record kept byte for byte except for an empty field inserted
 // where each missing column now stands (no value is formatted again), and the new rows follow in
@@ -70,6 +71,7 @@ const std::vector<Layout>& header_additions() {
          "decode_instructions_per_token_samples"},
         {"prompt_gen_tok_s", "prompt_gen_tok_s_samples"},
         {"active_model_bytes"},
+        {"serving_output_tok_s", "serving_output_tok_s_samples", "ttft_p50_ms", "ttft_p50_ms_samples", "ttft_p99_ms", "ttft_p99_ms_samples", "tpot_p50_ms", "tpot_p50_ms_samples", "tpot_p99_ms", "tpot_p99_ms_samples", "itl_p50_ms", "itl_p50_ms_samples", "itl_p99_ms", "itl_p99_ms_samples", "serving_request_s", "serving_request_s_samples"},
     };
     return additions;
 }

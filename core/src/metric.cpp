@@ -39,6 +39,27 @@ const std::vector<Metric>& metrics() {
         // (compare, gate --results); perfgate's runs record prefill and decode apart.
         {"prompt_gen_tok_s", "prompt+gen", "tok/s", Better::higher, &ResultRow::prompt_gen_samples, 1.0, "tok/s", 0.0,
          false},
+        // A serving pair's figures (docs/serving.md): perfgate's load generator against the server,
+        // one sample per repetition of the load. Latencies under a quarter of a millisecond of
+        // change never count: the scheduler's tick and the loopback's jitter on one request are of
+        // that order. Requests per second are recorded and shown, not gated: at the pair's fixed
+        // output length they are output tokens per second over that length, one decision twice.
+        {"serving_output_tok_s", "output", "tok/s", Better::higher, &ResultRow::serving_output_samples, 1.0, "tok/s",
+         0.0, false, true, Measure::serving},
+        {"ttft_p50_ms", "TTFT p50", "ms", Better::lower, &ResultRow::ttft_p50_samples, 1.0, "ms", 0.25, false, true,
+         Measure::serving},
+        {"ttft_p99_ms", "TTFT p99", "ms", Better::lower, &ResultRow::ttft_p99_samples, 1.0, "ms", 0.25, false, true,
+         Measure::serving},
+        {"tpot_p50_ms", "TPOT p50", "ms", Better::lower, &ResultRow::tpot_p50_samples, 1.0, "ms", 0.25, false, true,
+         Measure::serving},
+        {"tpot_p99_ms", "TPOT p99", "ms", Better::lower, &ResultRow::tpot_p99_samples, 1.0, "ms", 0.25, false, true,
+         Measure::serving},
+        {"itl_p50_ms", "ITL p50", "ms", Better::lower, &ResultRow::itl_p50_samples, 1.0, "ms", 0.25, false, true,
+         Measure::serving},
+        {"itl_p99_ms", "ITL p99", "ms", Better::lower, &ResultRow::itl_p99_samples, 1.0, "ms", 0.25, false, true,
+         Measure::serving},
+        {"serving_request_s", "request rate", "req/s", Better::higher, &ResultRow::serving_request_samples, 1.0, "req/s", 0.0,
+         false, false, Measure::serving},
     };
     return table;
 }

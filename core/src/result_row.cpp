@@ -72,4 +72,20 @@ std::vector<double> ResultRow::prompt_gen_samples() const {
     return samples_or_single(prompt_gen_tok_s_samples, prompt_gen_tok_s);
 }
 
+std::vector<double> ResultRow::serving_output_samples() const { return samples_or_single(serving_output_tok_s_samples, serving_output_tok_s); }
+
+std::vector<double> ResultRow::ttft_p50_samples() const { return samples_or_single(ttft_p50_ms_samples, ttft_p50_ms); }
+
+std::vector<double> ResultRow::ttft_p99_samples() const { return samples_or_single(ttft_p99_ms_samples, ttft_p99_ms); }
+
+std::vector<double> ResultRow::tpot_p50_samples() const { return samples_or_single(tpot_p50_ms_samples, tpot_p50_ms); }
+
+std::vector<double> ResultRow::tpot_p99_samples() const { return samples_or_single(tpot_p99_ms_samples, tpot_p99_ms); }
+
+std::vector<double> ResultRow::itl_p50_samples() const { return samples_or_single(itl_p50_ms_samples, itl_p50_ms); }
+
+std::vector<double> ResultRow::itl_p99_samples() const { return samples_or_single(itl_p99_ms_samples, itl_p99_ms); }
+
+std::vector<double> ResultRow::serving_request_samples() const { return samples_or_single(serving_request_s_samples, serving_request_s); }
+
 }  // namespace perfgate

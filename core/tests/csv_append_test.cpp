@@ -100,6 +100,17 @@ TEST_CASE("a read-only directory gives a clear error", "[csv][append]") {
     CHECK_THAT(r.error().message, Catch::Contains("cannot open for appending"));
 }
 
+namespace {
+
+// The columns of a serving pair's figures, the last addition to the header.
+bool serving_column(const std::string& c) {
+    for (const char* k : {"serving_output_tok_s", "ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "itl_p50_ms", "itl_p99_ms", "serving_request_s"})
+        if (c.rfind(k, 0) == 0) return true;
+    return false;
+}
+
+}  // namespace
+
 TEST_CASE("the arm column: round-trips, and a file from before it is upgraded to take A/B rows", "[csv][append]") {
     auto path = (temp_dir() / "arm.csv").string();
     fs::remove(path);
@@ -116,7 +127,7 @@ TEST_CASE("the arm column: round-trips, and a file from before it is upgraded to
     std::string old_header;
     for (const auto& c : perfgate_columns())
         if (c != "arm" && c != "machine_id" && c != "machine_fingerprint" && c.rfind("peak_", 0) != 0 &&
-            c.find("_instructions_per_token") == std::string::npos && c.rfind("prompt_gen_", 0) != 0 && c != "active_model_bytes")
+            c.find("_instructions_per_token") == std::string::npos && c.rfind("prompt_gen_", 0) != 0 && c != "active_model_bytes" && !serving_column(c))
             old_header += (old_header.empty() ? "" : ",") + c;
     auto legacy = (temp_dir() / "legacy.csv").string();
     {
@@ -137,13 +148,14 @@ TEST_CASE("the arm column: round-trips, and a file from before it is upgraded to
 TEST_CASE("the machine columns: after arm, status still last, round-trip, older files read and take rows", "[csv][append]") {
     const auto& columns = perfgate_columns();
     REQUIRE(columns.size() >= 6);
-    const std::vector<std::string> tail(columns.end() - 16, columns.end());
+    const std::vector<std::string> tail(columns.end() - 32, columns.end());
     CHECK(tail == std::vector<std::string>{"arm", "machine_id", "machine_fingerprint", "peak_memory_bytes",
                                            "peak_memory_bytes_samples", "peak_device_memory_bytes",
                                            "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
                                            "prefill_instructions_per_token_samples", "decode_instructions_per_token",
                                            "decode_instructions_per_token_samples", "prompt_gen_tok_s",
-                                           "prompt_gen_tok_s_samples", "active_model_bytes", "timestamp", "status"});
+                                           "prompt_gen_tok_s_samples", "active_model_bytes", "serving_output_tok_s", "serving_output_tok_s_samples", "ttft_p50_ms", "ttft_p50_ms_samples", "ttft_p99_ms", "ttft_p99_ms_samples", "tpot_p50_ms", "tpot_p50_ms_samples", "tpot_p99_ms", "tpot_p99_ms_samples", "itl_p50_ms", "itl_p50_ms_samples", "itl_p99_ms", "itl_p99_ms_samples", "serving_request_s", "serving_request_s_samples",
+                                           "timestamp", "status"});
 
     auto path = (temp_dir() / "machine.csv").string();
     fs::remove(path);
@@ -162,7 +174,7 @@ TEST_CASE("the machine columns: after arm, status still last, round-trip, older 
     std::string arm_header;
     for (const auto& c : columns)
         if (c != "machine_id" && c != "machine_fingerprint" && c.rfind("peak_", 0) != 0 &&
-            c.find("_instructions_per_token") == std::string::npos && c.rfind("prompt_gen_", 0) != 0 && c != "active_model_bytes")
+            c.find("_instructions_per_token") == std::string::npos && c.rfind("prompt_gen_", 0) != 0 && c != "active_model_bytes" && !serving_column(c))
             arm_header += (arm_header.empty() ? "" : ",") + c;
     auto legacy = (temp_dir() / "before-machine.csv").string();
     {

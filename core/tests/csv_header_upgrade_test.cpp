@@ -85,15 +85,20 @@ ResultRow new_row() {
 
 TEST_CASE("an older header is upgraded in place, every earlier row kept, when rows are appended", "[csv][append][upgrade]") {
     // Each layout lacks a column and every column that came after it.
-    const auto and_later = [](std::vector<std::string> first) {
+    const std::vector<std::string> serving = {"serving_output_tok_s", "serving_output_tok_s_samples", "ttft_p50_ms", "ttft_p50_ms_samples", "ttft_p99_ms", "ttft_p99_ms_samples", "tpot_p50_ms", "tpot_p50_ms_samples", "tpot_p99_ms", "tpot_p99_ms_samples", "itl_p50_ms", "itl_p50_ms_samples", "itl_p99_ms", "itl_p99_ms_samples", "serving_request_s", "serving_request_s_samples"};
+    const auto with_serving = [&serving](std::vector<std::string> first) {
+        first.insert(first.end(), serving.begin(), serving.end());
+        return first;
+    };
+    const auto and_later = [&with_serving](std::vector<std::string> first) {
         for (const char* c : {"prefill_instructions_per_token", "prefill_instructions_per_token_samples",
                               "decode_instructions_per_token", "decode_instructions_per_token_samples",
                               "prompt_gen_tok_s", "prompt_gen_tok_s_samples", "active_model_bytes"})
             first.push_back(c);
-        return first;
+        return with_serving(first);
     };
-    const std::vector<std::string> active = {"active_model_bytes"};
-    const std::vector<std::string> prompt_gen = {"prompt_gen_tok_s", "prompt_gen_tok_s_samples", "active_model_bytes"};
+    const std::vector<std::string> active = with_serving({"active_model_bytes"});
+    const std::vector<std::string> prompt_gen = with_serving({"prompt_gen_tok_s", "prompt_gen_tok_s_samples", "active_model_bytes"});
     const std::vector<std::string> instructions = and_later({});
     const std::vector<std::string> device = and_later({"peak_device_memory_bytes", "peak_device_memory_bytes_samples"});
     const std::vector<std::string> peak = and_later({"peak_memory_bytes", "peak_memory_bytes_samples",
@@ -106,7 +111,7 @@ TEST_CASE("an older header is upgraded in place, every earlier row kept, when ro
                                                                      "peak_device_memory_bytes",
                                                                      "peak_device_memory_bytes_samples"});
     const auto lacking =
-        GENERATE_COPY(values({active, prompt_gen, instructions, device, peak, machine_and_peak, arm_machine_and_peak}));
+        GENERATE_COPY(values({serving, active, prompt_gen, instructions, device, peak, machine_and_peak, arm_machine_and_peak}));
     const auto old_columns = without(lacking);
 
     const auto dir = test::fresh_dir("csv-upgrade", "before-" + lacking.front());
@@ -173,7 +178,7 @@ TEST_CASE("merge into an older file upgrades it too, and a merge that adds nothi
                                       "peak_device_memory_bytes_samples", "prefill_instructions_per_token",
                                       "prefill_instructions_per_token_samples", "decode_instructions_per_token",
                                       "decode_instructions_per_token_samples", "prompt_gen_tok_s",
-                                      "prompt_gen_tok_s_samples", "active_model_bytes"});
+                                      "prompt_gen_tok_s_samples", "active_model_bytes", "serving_output_tok_s", "serving_output_tok_s_samples", "ttft_p50_ms", "ttft_p50_ms_samples", "ttft_p99_ms", "ttft_p99_ms_samples", "tpot_p50_ms", "tpot_p50_ms_samples", "tpot_p99_ms", "tpot_p99_ms_samples", "itl_p50_ms", "itl_p50_ms_samples", "itl_p99_ms", "itl_p99_ms_samples", "serving_request_s", "serving_request_s_samples"});
     const std::string original = joined(old_columns) + "\n" + record(old_columns, old_row("m-old", "old-run"));
     std::ofstream(path, std::ios::binary) << original;
 

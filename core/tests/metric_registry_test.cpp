@@ -31,7 +31,8 @@ TEST_CASE("every registered metric has its columns, a unit, a label and a direct
         CHECK(m.samples != nullptr);
     }
     CHECK(metric_keys() == "decode_tok_s, prefill_tok_s, peak_memory_bytes, peak_device_memory_bytes, "
-                           "prefill_instructions_per_token, decode_instructions_per_token, prompt_gen_tok_s");
+                           "prefill_instructions_per_token, decode_instructions_per_token, prompt_gen_tok_s, serving_output_tok_s, "
+                          "ttft_p50_ms, ttft_p99_ms, tpot_p50_ms, tpot_p99_ms, itl_p50_ms, itl_p99_ms, serving_request_s");
 }
 
 TEST_CASE("a metric's samples survive the file: written, read back, read through the table", "[metric]") {

@@ -22,6 +22,7 @@
 #include "model_source.hpp"
 #include "pair_launches.hpp"
 #include "instruction_launches.hpp"
+#include "serving_launches.hpp"
 
 namespace perfgate::perf {
 namespace {
@@ -61,7 +62,8 @@ ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel&
     row.backend = suite.backend;
     row.repetitions = suite.workload.repetitions;
     row.warmup = rt.in_process_repetitions ? adapter_of(rt).own_warmups : suite.workload.warmup;
-    row.batch = suite.workload.batch;
+    // A serving pair's batch is its load's concurrency: pairs at other concurrencies stay apart.
+    row.batch = rt.measure == Measure::serving ? rt.serving.concurrency : suite.workload.batch;
     row.flags = join(rt.flags);
     row.command = join(args);
     row.format = rt.format.empty() ? model.format : rt.format;
@@ -352,6 +354,24 @@ Expected<PairOutcome> count_instructions(PairRun& pair) {
     return finish(pair, outcome_of(StatusToken{"ok"}));
 }
 
+// A server measured by perfgate's load generator (docs/serving.md): the row's figures are its
+// passes' summaries; a server that could not start, a failed request or a busy machine stops it.
+Expected<PairOutcome> serve(PairRun& pair) {
+    const auto served = run_serving(launch_plan(pair), pair.guard, pair.log);
+    if (const auto* stop = std::get_if<LaunchStop>(&served)) return finish(pair, outcome_of(stop->status, stop->reason));
+    const auto& readings = std::get<ServingReadings>(served);
+    ResultRow& row = pair.row;
+    apply_serving_readings(row, readings);
+    row.prompt_tokens = pair.suite.workload.prompt_tokens;
+    row.generated_tokens = pair.suite.workload.generated_tokens;
+    pair.log << fmt::format("{}: {:.1f} output tok/s, TTFT p50 {:.1f} ms p99 {:.1f} ms, TPOT p50 {:.2f} ms, ITL p50 {:.2f} ms "
+                            "p99 {:.2f} ms (medians of {} passes; load generator {:.2f} ms CPU per request)\n",
+                            pair.label, row.serving_output_tok_s.value_or(0), row.ttft_p50_ms.value_or(0),
+                            row.ttft_p99_ms.value_or(0), row.tpot_p50_ms.value_or(0), row.itl_p50_ms.value_or(0),
+                            row.itl_p99_ms.value_or(0), readings.repetitions.size(), readings.client_cpu_s_per_request * 1000);
+    return finish(pair, outcome_of(StatusToken{"ok"}));
+}
+
 }  // namespace
 
 std::vector<std::string> build_arguments(const SuiteRuntime& rt, const Workload& w, const std::string& model_path,
@@ -367,6 +387,10 @@ std::vector<std::string> build_arguments(const SuiteRuntime& rt, const Workload&
         {"{batch}", std::to_string(w.batch)},
         {"{repetitions}", std::to_string(repetitions)},
         {"{warmup}", std::to_string(w.warmup)},
+        // A server's slots and the context they share: every client's prompt and output, and room
+        // for the template a chat endpoint adds.
+        {"{concurrency}", std::to_string(rt.serving.concurrency)},
+        {"{context}", std::to_string(rt.serving.concurrency * (w.prompt_tokens + w.generated_tokens + 64))},
         // A runtime that builds the model itself from the spec (perf/runtimes/transformers_bench.py).
         {"{forge_spec}", forge_spec},
     };
@@ -401,6 +425,7 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
 
     // 4. Warmup and repetitions (or the counted workloads); 5. the row; 6. cooldown.
     if (pair.runtime.measure == Measure::instructions) return count_instructions(pair);
+    if (pair.runtime.measure == Measure::serving) return serve(pair);
     const auto launched = run_launches(launch_plan(pair), pair.guard, pair.device_memory, log);
     if (const auto* stop = std::get_if<LaunchStop>(&launched)) return finish_stopped(pair, *stop);
     apply_readings(pair, std::get<PairReadings>(launched));

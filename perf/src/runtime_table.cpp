@@ -13,6 +13,7 @@
 namespace perfgate::perf {
 
 RuntimeAdapter llama_bench_runtime();  // runtimes/llama_bench.cpp
+RuntimeAdapter llama_server_runtime(); // runtimes/llama_server.cpp
 RuntimeAdapter mlxcel_runtime();       // runtimes/mlxcel.cpp
 RuntimeAdapter mlx_lm_runtime();       // runtimes/mlx_lm.cpp
 RuntimeAdapter catch2_runtime();       // runtimes/catch2.cpp
@@ -23,6 +24,7 @@ namespace {
 std::deque<RuntimeAdapter>& table() {
     static std::deque<RuntimeAdapter> rows{
         llama_bench_runtime(),
+        llama_server_runtime(),
         mlxcel_runtime(),
         mlx_lm_runtime(),
         catch2_runtime(),

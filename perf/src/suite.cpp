@@ -152,14 +152,42 @@ void read_kind_rules(JsonFields& r, const json& obj, const std::string& ptr, con
     if (auto v = r.boolean(obj, ptr, "repetitions_in_process")) rt.in_process_repetitions = *v;
 }
 
-// "measure": "time" (the default) or "instructions" (docs/instructions.md), and the valgrind that
-// counts them. Counting runs the runtime on this machine under valgrind: a replay has nothing to count.
+// A serving runtime's load: its concurrency, requests per repetition and endpoints.
+void read_serving_load(JsonFields& r, const json& obj, const std::string& ptr, SuiteRuntime& rt) {
+    const bool serving = rt.measure == Measure::serving;
+    for (const char* key : {"concurrency", "requests", "endpoint", "health_path"})
+        if (obj.contains(key) && !serving && !r.failed())
+            return r.fail(ptr + "/" + key, std::string("\"") + key + "\" is for a runtime with \"measure\": \"serving\"");
+    if (auto v = r.integer(obj, ptr, "concurrency", 1)) rt.serving.concurrency = *v;
+    if (auto v = r.integer(obj, ptr, "requests", 1)) rt.serving.requests = *v;
+    if (!r.failed() && (rt.serving.concurrency < 1 || rt.serving.concurrency > 1024))
+        r.fail(ptr + "/concurrency", "concurrency must be between 1 and 1024");
+    if (!r.failed() && (rt.serving.requests < rt.serving.concurrency || rt.serving.requests > 100000))
+        r.fail(ptr + "/requests", "requests must be at least the concurrency (every client sends one) and at most 100000");
+    rt.serving.endpoint = r.string(obj, ptr, "endpoint").value_or(rt.serving.endpoint);
+    rt.serving.health_path = r.string(obj, ptr, "health_path").value_or(rt.serving.health_path);
+    for (const auto* path : {&rt.serving.endpoint, &rt.serving.health_path})
+        if (!r.failed() && (path->empty() || path->front() != '/'))
+            r.fail(ptr, "\"endpoint\" and \"health_path\" are paths on the server, starting with '/'");
+    if (serving && rt.replay && !r.failed()) r.fail(ptr + "/measure", "a replay runtime prints recorded output: it serves nothing");
+}
+
+// "measure": "time", "instructions" (docs/instructions.md) or "serving" (docs/serving.md), by
+// default the kind's, and the valgrind that counts instructions. Counting runs the runtime on this
+// machine under valgrind: a replay has nothing to count.
 void read_measure(JsonFields& r, const json& obj, const std::string& ptr, const std::filesystem::path& base,
-                  SuiteRuntime& rt) {
-    const auto measure = r.string(obj, ptr, "measure").value_or("time");
+                  const RuntimeAdapter& adapter, SuiteRuntime& rt) {
+    static const char* names[] = {"time", "instructions", "serving"};
+    const auto measure = r.string(obj, ptr, "measure").value_or(names[static_cast<int>(adapter.measure)]);
     if (measure == "instructions") rt.measure = Measure::instructions;
+    else if (measure == "serving") rt.measure = Measure::serving;
     else if (measure != "time" && !r.failed())
-        r.fail(ptr + "/measure", "measure must be \"time\" or \"instructions\" (got \"" + measure + "\")");
+        r.fail(ptr + "/measure", "measure must be \"time\", \"instructions\" or \"serving\" (got \"" + measure + "\")");
+    if (!r.failed() && (rt.measure == Measure::serving) != (adapter.measure == Measure::serving))
+        r.fail(ptr + "/measure", "a \"" + rt.kind + "\" runtime " +
+                                     (adapter.measure == Measure::serving ? "is a server: its measure is \"serving\""
+                                                                          : "is no server: it cannot be measured \"serving\""));
+    read_serving_load(r, obj, ptr, rt);
     if (auto v = r.string(obj, ptr, "valgrind")) {
         if (rt.measure != Measure::instructions && !r.failed())
             r.fail(ptr + "/valgrind", "\"valgrind\" is for a runtime with \"measure\": \"instructions\"");
@@ -173,7 +201,8 @@ void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const 
     if (!obj.is_object()) return r.fail(ptr, "a runtime must be an object");
     only_keys(r, obj, ptr, {"name", "kind", "binary", "args", "flags", "env", "output", "patterns",
                            "repetitions_in_process", "version", "commit", "upstream_commit", "overlay_commit",
-                           "replay", "description", "format", "measure", "valgrind"});
+                           "replay", "description", "format", "measure", "valgrind", "concurrency", "requests",
+                           "endpoint", "health_path"});
     rt.line = static_cast<int>(r.line(ptr));
     read_runtime_name(r, obj, ptr, rt);
     const auto kind = r.string(obj, ptr, "kind", Need::required).value_or("");
@@ -197,7 +226,7 @@ void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const 
     rt.upstream_commit = r.string(obj, ptr, "upstream_commit").value_or("");
     rt.overlay_commit = r.string(obj, ptr, "overlay_commit").value_or("");
     if (auto it = obj.find("replay"); it != obj.end()) rt.replay = it->is_boolean() && it->get<bool>();
-    read_measure(r, obj, ptr, base, rt);
+    read_measure(r, obj, ptr, base, *adapter, rt);
 }
 
 // The suite's own settings, before its lists: name, backend, replay, results suffix, overhead and

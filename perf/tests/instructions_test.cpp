@@ -116,7 +116,7 @@ TEST_CASE("suite: measure is time or instructions, counted on the CPU only", "[i
     CHECK_FALSE(plain);  // "measure" given twice
     CHECK_THAT(suite_error(R"({"suite": "x", "backend": "cpu", "models": [{"name": "m", "checkpoint": "m", "weight_bytes": 1}],
       "runtimes": [{"name": "r", "kind": "llama-bench", "binary": "b", "measure": "cycles"}]})"),
-               Catch::Contains("suites/x.json:2:") && Catch::Contains("measure must be \"time\" or \"instructions\""));
+               Catch::Contains("suites/x.json:2:") && Catch::Contains("measure must be \"time\", \"instructions\" or \"serving\""));
     CHECK_THAT(suite_error(R"({"suite": "x", "backend": "rocm", "models": [{"name": "m", "checkpoint": "m", "weight_bytes": 1}],
       "runtimes": [{"name": "r", "kind": "llama-bench", "binary": "b", "measure": "instructions"}]})"),
                Catch::Contains("it needs a cpu suite (this one's backend is rocm)"));

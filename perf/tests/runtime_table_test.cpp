@@ -13,8 +13,8 @@ using namespace perfgate;
 using namespace perfgate::perf;
 
 TEST_CASE("runtime table: the shipped kinds, their probe queries and aliases", "[runtime-table]") {
-    CHECK(runtime_kind_names() == "llama-bench, mlxcel, mlx-lm, catch2, command");
-    CHECK(probe_runtime_names() == "llama-bench, mlxcel, mlx-lm, catch2, command, llama.cpp, llama-cpp");
+    CHECK(runtime_kind_names() == "llama-bench, llama-server, mlxcel, mlx-lm, catch2, command");
+    CHECK(probe_runtime_names() == "llama-bench, llama-server, mlxcel, mlx-lm, catch2, command, llama.cpp, llama-cpp");
     CHECK(*find_probe_query("llama-bench") == probes::RuntimeQuery::llama_cpp_devices);
     CHECK(*find_probe_query("llama.cpp") == probes::RuntimeQuery::llama_cpp_devices);
     CHECK(*find_probe_query("mlxcel") == probes::RuntimeQuery::mlxcel_generate);
@@ -27,9 +27,15 @@ TEST_CASE("runtime table: the shipped kinds, their probe queries and aliases", "
     std::set<std::string> format_names;
     for (const auto& a : runtime_adapters()) {
         INFO(a.name);
-        CHECK_FALSE(a.formats.empty());
         CHECK_FALSE(a.metrics.empty());
-        CHECK(a.metrics.front() == "decode_tok_s");  // the headline every kind yields
+        if (a.measure == Measure::serving) {
+            // A server prints nothing perfgate reads: the load generator measures it.
+            CHECK(a.formats.empty());
+            CHECK(a.metrics.front() == "serving_output_tok_s");
+        } else {
+            CHECK_FALSE(a.formats.empty());
+            CHECK(a.metrics.front() == "decode_tok_s");  // the headline every timed kind yields
+        }
         for (const auto& f : a.formats) CHECK(format_names.insert(f.name).second);  // "output" names one format
         CHECK((a.own_warmups == 0 || a.in_process_repetitions));
     }
@@ -116,5 +122,5 @@ TEST_CASE("a runtime added as its adapter and one table row: its suites parse, i
         CHECK_THAT(outcome->row->command, Catch::Contains("/bin/sh -c echo 'sample: 7 tokens at 41.5 tok/s'"));
     }
     CHECK(find_runtime_adapter("sample") == nullptr);  // the row is gone again
-    CHECK(runtime_kind_names() == "llama-bench, mlxcel, mlx-lm, catch2, command");
+    CHECK(runtime_kind_names() == "llama-bench, llama-server, mlxcel, mlx-lm, catch2, command");
 }

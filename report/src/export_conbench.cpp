@@ -23,6 +23,7 @@ constexpr ConbenchUnit conbench_units[] = {
     {"s", "s", 1.0},
     {"ms", "s", 1e-3},
     {"ns", "ns", 1.0},
+    {"req/s", "i/s", 1.0},  // requests are items too
 };
 
 const ConbenchUnit* unit_of(const Metric& m) {

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <atomic>
+#include <random>
 #include <thread>
 
 #include <boost/asio/connect.hpp>
@@ -114,9 +115,23 @@ RequestRecord one_request(net::io_context& io, const LoadOptions& options, const
 
 }  // namespace
 
+std::vector<CompletionRequest> synthetic_requests(std::size_t count, std::int64_t prompt_length,
+                                                  std::int64_t output_length, std::uint64_t seed) {
+    std::mt19937_64 draw(seed);  // the standard's engine: the same ids on every platform
+    std::vector<CompletionRequest> out(count);
+    for (auto& r : out) {
+        r.prompt_tokens.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, prompt_length)));
+        for (auto& id : r.prompt_tokens) id = 1000 + static_cast<std::int64_t>(draw() % 4000);
+        r.max_tokens = output_length;
+    }
+    return out;
+}
+
 std::string completion_body(const LoadOptions& options, const CompletionRequest& request) {
+    const nlohmann::ordered_json prompt = request.prompt_tokens.empty() ? nlohmann::ordered_json(request.prompt)
+                                                                        : nlohmann::ordered_json(request.prompt_tokens);
     nlohmann::ordered_json body = {{"model", options.model.empty() ? "perfgate" : options.model},
-                                   {"prompt", request.prompt},
+                                   {"prompt", prompt},
                                    {"max_tokens", request.max_tokens},
                                    {"temperature", 0},
                                    {"stream", true},

@@ -17,7 +17,9 @@ enum class Better { higher, lower };
 // How a pair measures (a suite runtime's "measure"): by timing the runtime (rates, peak memory) or
 // by counting the instructions it executes under valgrind (docs/instructions.md). Each metric
 // belongs to one: a pair is judged, and an A/B run splits its false-alarm rate, over its own.
-enum class Measure { time, instructions };
+// A serving pair (docs/serving.md) is timed too, but by a load generator against a server, and is
+// judged on its own figures.
+enum class Measure { time, instructions, serving };
 
 struct Metric {
     std::string_view key;    // the column and the name in thresholds files: "decode_tok_s"

@@ -112,6 +112,27 @@ struct ResultRow : HostRecord {
     // Read from llama-bench's own output; higher is better.
     std::optional<double> prompt_gen_tok_s;
     std::vector<double> prompt_gen_tok_s_samples;
+    // (Written after active_model_bytes.) A serving pair's figures (docs/serving.md): perfgate's
+    // load generator against the server at the pair's concurrency (the `batch` column), one sample
+    // per repetition of the load, the median as the headline. Output tokens and requests per
+    // second (higher is better); the 50th and 99th percentiles of time to first token, time per
+    // output token and inter-token latency, in milliseconds (lower is better).
+    std::optional<double> serving_output_tok_s;
+    std::vector<double> serving_output_tok_s_samples;
+    std::optional<double> ttft_p50_ms;
+    std::vector<double> ttft_p50_ms_samples;
+    std::optional<double> ttft_p99_ms;
+    std::vector<double> ttft_p99_ms_samples;
+    std::optional<double> tpot_p50_ms;
+    std::vector<double> tpot_p50_ms_samples;
+    std::optional<double> tpot_p99_ms;
+    std::vector<double> tpot_p99_ms_samples;
+    std::optional<double> itl_p50_ms;
+    std::vector<double> itl_p50_ms_samples;
+    std::optional<double> itl_p99_ms;
+    std::vector<double> itl_p99_ms_samples;
+    std::optional<double> serving_request_s;
+    std::vector<double> serving_request_s_samples;
 
     // Where the row came from, for error messages and reports (not written).
     std::string source_file;
@@ -125,6 +146,14 @@ struct ResultRow : HostRecord {
     std::vector<double> prefill_instructions_samples() const;
     std::vector<double> decode_instructions_samples() const;
     std::vector<double> prompt_gen_samples() const;
+    std::vector<double> serving_output_samples() const;
+    std::vector<double> ttft_p50_samples() const;
+    std::vector<double> ttft_p99_samples() const;
+    std::vector<double> tpot_p50_samples() const;
+    std::vector<double> tpot_p99_samples() const;
+    std::vector<double> itl_p50_samples() const;
+    std::vector<double> itl_p99_samples() const;
+    std::vector<double> serving_request_samples() const;
 };
 
 struct ResultFile {

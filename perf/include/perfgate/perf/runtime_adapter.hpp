@@ -52,6 +52,9 @@ struct RuntimeAdapter {
     // run once, so that the workloads' differences are the tokens asked for (llama-bench's warmup
     // repeats the whole prompt: --no-warmup).
     std::vector<std::string> counting_flags;
+    // What a pair of this kind measures unless the suite says otherwise: a server (llama-server)
+    // is driven by the load generator (Measure::serving).
+    Measure measure = Measure::time;
     probes::RuntimeQuery probe_query = probes::RuntimeQuery::none;  // how the probe asks it for its device
     std::vector<std::string> probe_aliases;  // other names `perfgate probe --runtime` accepts for it
     std::vector<std::string> metrics;        // the result columns its parsers fill ("decode_tok_s", ...)

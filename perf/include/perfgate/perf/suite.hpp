@@ -30,6 +30,16 @@ struct SuiteModel {
 // table belongs to (perfgate/core/metric.hpp).
 using perfgate::Measure;
 
+// A serving runtime's load (docs/serving.md): perfgate starts the server on a loopback port and
+// drives it with its own load generator at this concurrency; one repetition is one pass over the
+// request set.
+struct ServingLoad {
+    std::int64_t concurrency = 1;     // clients sending at once; also the server's slots ({concurrency})
+    std::int64_t requests = 8;        // requests per repetition
+    std::string endpoint = "/v1/completions";
+    std::string health_path = "/health";
+};
+
 struct SuiteRuntime {
     std::string name;                       // part of the test name and the CSV's runtime column
     std::string kind = "command";           // a row of the runtime table (runtime_adapter.hpp)
@@ -47,6 +57,7 @@ struct SuiteRuntime {
     bool replay = false;                    // a stub that prints recorded output
     Measure measure = Measure::time;
     std::string valgrind = "valgrind";      // measure instructions: the valgrind to run it under
+    ServingLoad serving;                    // measure serving: the load
     int line = 0;
 };
 

@@ -21,8 +21,16 @@ namespace perfgate::serving {
 
 struct CompletionRequest {
     std::string prompt;
+    // Token ids sent as the prompt instead of the text (the completions API takes either): a prompt
+    // of exactly the suite's length, whatever the model's tokenizer would make of a text.
+    std::vector<std::int64_t> prompt_tokens;
     std::int64_t max_tokens = 0;  // the output length: ignore_eos is asked, so the server writes them all
 };
+
+// `count` requests of `prompt_length` token ids each (drawn from `seed`, the same every run, from
+// ids every tokenizer of the forged models has: 1000 to 4999) and `output_length` tokens out.
+std::vector<CompletionRequest> synthetic_requests(std::size_t count, std::int64_t prompt_length,
+                                                  std::int64_t output_length, std::uint64_t seed = 28);
 
 struct LoadOptions {
     std::string host = "127.0.0.1";

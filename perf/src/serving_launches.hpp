@@ -1,0 +1,26 @@
+#pragma once
+// The launch of a serving pair (pair_runner.cpp's step 4 for "measure": "serving", docs/serving.md):
+// the server started once behind the contention guard, the warmup passes of the load, then one
+// pass per repetition, each summarised (serving/latency_summary.hpp), and the server stopped
+// whole. What comes back is every repetition's figures or why the pair stopped.
+#include <ostream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "pair_launches.hpp"
+#include "perfgate/serving/latency_summary.hpp"
+
+namespace perfgate::perf {
+
+struct ServingReadings {
+    std::vector<serving::ServingSummary> repetitions;
+    double client_cpu_s_per_request = 0;  // the load generator's own CPU per request, over every pass
+};
+
+std::variant<ServingReadings, LaunchStop> run_serving(const LaunchPlan& plan, ContentionGuard& guard, std::ostream& log);
+
+// The row's serving figures: one sample per repetition, the median as the headline.
+void apply_serving_readings(ResultRow& row, const ServingReadings& readings);
+
+}  // namespace perfgate::perf
