@@ -70,7 +70,7 @@ endif()
 message(STATUS "ok: prune kept every other byte")
 
 # probe and run: the suites' runtime kinds are accepted, unknown kinds and bad host tags are exit 2.
-expect("probe --runtime unknown" 2 "unknown runtime kind \"llamabench\"; valid kinds: llama-bench, mlxcel"
+expect("probe --runtime unknown" 2 "unknown runtime kind \"llamabench\"; valid kinds: llama-bench, llama-server, mlxcel"
        probe --runtime llamabench --runtime-binary /bin/true)
 expect("probe --runtime llama-bench" 0 "host " probe --runtime llama-bench --runtime-binary /bin/true)
 expect("probe --host-tag bad" 2 "--host-tag \"Bad_Tag\" is not a host tag" probe --host-tag Bad_Tag)

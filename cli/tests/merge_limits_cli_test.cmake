@@ -39,12 +39,12 @@ string(REGEX REPLACE "[^\n]*20261129T193504-32713[^\n]*\n" "" new_run "${new_run
 file(WRITE "${WORK_DIR}/incoming/${name}" "${header}${rows}${new_run}")
 # The committed file has the header from before `arm` (and the machine, peak memory and instruction
 # columns after it): adding rows upgrades it in place (docs/csv-schema.md), today's header and
-# fourteen empty fields before each row's last two (timestamp, status), every other byte of its rows kept.
+# thirty empty fields before each row's last two (timestamp, status), every other byte of its rows kept.
 string(REPLACE ",run_id,timestamp,status\n"
-       ",run_id,arm,machine_id,machine_fingerprint,peak_memory_bytes,peak_memory_bytes_samples,peak_device_memory_bytes,peak_device_memory_bytes_samples,prefill_instructions_per_token,prefill_instructions_per_token_samples,decode_instructions_per_token,decode_instructions_per_token_samples,prompt_gen_tok_s,prompt_gen_tok_s_samples,active_model_bytes,timestamp,status\n"
+       ",run_id,arm,machine_id,machine_fingerprint,peak_memory_bytes,peak_memory_bytes_samples,peak_device_memory_bytes,peak_device_memory_bytes_samples,prefill_instructions_per_token,prefill_instructions_per_token_samples,decode_instructions_per_token,decode_instructions_per_token_samples,prompt_gen_tok_s,prompt_gen_tok_s_samples,active_model_bytes,serving_output_tok_s,serving_output_tok_s_samples,ttft_p50_ms,ttft_p50_ms_samples,ttft_p99_ms,ttft_p99_ms_samples,tpot_p50_ms,tpot_p50_ms_samples,tpot_p99_ms,tpot_p99_ms_samples,itl_p50_ms,itl_p50_ms_samples,itl_p99_ms,itl_p99_ms_samples,serving_request_s,serving_request_s_samples,timestamp,status\n"
        upgraded_header "${header}")
 function(upgraded_rows text out)
-  string(REGEX REPLACE ",([^,\n]*,[^,\n]*\n)" ",,,,,,,,,,,,,,,\\1" text "${text}")
+  string(REGEX REPLACE ",([^,\n]*,[^,\n]*\n)" ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\\1" text "${text}")
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 upgraded_rows("${rows}" upgraded_committed)

@@ -365,10 +365,14 @@ Expected<PairOutcome> serve(PairRun& pair) {
     row.prompt_tokens = pair.suite.workload.prompt_tokens;
     row.generated_tokens = pair.suite.workload.generated_tokens;
     pair.log << fmt::format("{}: {:.1f} output tok/s, TTFT p50 {:.1f} ms p99 {:.1f} ms, TPOT p50 {:.2f} ms, ITL p50 {:.2f} ms "
-                            "p99 {:.2f} ms (medians of {} passes; load generator {:.2f} ms CPU per request)\n",
+                            "p99 {:.2f} ms (medians of {} passes; load generator {:.2f} ms CPU per request{})\n",
                             pair.label, row.serving_output_tok_s.value_or(0), row.ttft_p50_ms.value_or(0),
                             row.ttft_p99_ms.value_or(0), row.tpot_p50_ms.value_or(0), row.itl_p50_ms.value_or(0),
-                            row.itl_p99_ms.value_or(0), readings.repetitions.size(), readings.client_cpu_s_per_request * 1000);
+                            row.itl_p99_ms.value_or(0), readings.repetitions.size(), readings.client_cpu_s_per_request * 1000,
+                            readings.beyond_server_ms
+                                ? fmt::format("; a request took {:.2f} ms beyond the server's own timings (p50)",
+                                              *readings.beyond_server_ms)
+                                : std::string());
     return finish(pair, outcome_of(StatusToken{"ok"}));
 }
 

@@ -78,6 +78,10 @@ std::variant<ServingReadings, LaunchStop> run_serving(const LaunchPlan& plan, Co
     (*server)->stop();
     const auto passes = static_cast<double>(w.warmup + w.repetitions) * static_cast<double>(count);
     readings.client_cpu_s_per_request = passes > 0 ? client_cpu_s / passes : 0;
+    std::vector<double> beyond;
+    for (const auto& r : readings.repetitions)
+        if (r.beyond_server_ms) beyond.push_back(r.beyond_server_ms->p50);
+    if (!beyond.empty()) readings.beyond_server_ms = median(beyond);
     return readings;
 }
 

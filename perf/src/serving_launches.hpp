@@ -3,6 +3,7 @@
 // the server started once behind the contention guard, the warmup passes of the load, then one
 // pass per repetition, each summarised (serving/latency_summary.hpp), and the server stopped
 // whole. What comes back is every repetition's figures or why the pair stopped.
+#include <optional>
 #include <ostream>
 #include <string>
 #include <variant>
@@ -16,6 +17,7 @@ namespace perfgate::perf {
 struct ServingReadings {
     std::vector<serving::ServingSummary> repetitions;
     double client_cpu_s_per_request = 0;  // the load generator's own CPU per request, over every pass
+    std::optional<double> beyond_server_ms;  // median over passes of the p50 of e2e - the server's own timings
 };
 
 std::variant<ServingReadings, LaunchStop> run_serving(const LaunchPlan& plan, ContentionGuard& guard, std::ostream& log);

@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <atomic>
 #include <random>
 #include <thread>
@@ -114,6 +115,17 @@ RequestRecord one_request(net::io_context& io, const LoadOptions& options, const
 }
 
 }  // namespace
+
+double clock_step_seconds() {
+    double smallest = 1.0;
+    for (int i = 0; i < 1000; ++i) {
+        const auto a = Clock::now();
+        auto b = Clock::now();
+        while (b == a) b = Clock::now();
+        smallest = std::min(smallest, seconds(b - a));
+    }
+    return smallest;
+}
 
 std::vector<CompletionRequest> synthetic_requests(std::size_t count, std::int64_t prompt_length,
                                                   std::int64_t output_length, std::uint64_t seed) {

@@ -33,6 +33,7 @@ TEST_CASE("summary: latencies in ms, TPOT per request, throughput over the wall 
         return r;
     };
     load.records = {ok(0.1, 0.5, {0.1, 0.1, 0.2, 0.0}, 5), ok(0.3, 0.9, {0.2, 0.2, 0.2}, 4)};
+    load.records[0].server = ServerTimings{3, 80.0, 5, 400.0};  // the server spent 480 of its 500 ms
     RequestRecord failed;
     failed.error = "HTTP 503";
     load.records.push_back(failed);
@@ -52,6 +53,8 @@ TEST_CASE("summary: latencies in ms, TPOT per request, throughput over the wall 
     CHECK(s.e2e_ms->p50 == Approx(700.0));
     CHECK(s.output_tok_s == Approx(4.5));  // 9 tokens in 2 s
     CHECK(s.request_s == Approx(1.0));     // 2 requests that ended well in 2 s
+    REQUIRE(s.beyond_server_ms);           // only the request with the server's timings
+    CHECK(s.beyond_server_ms->p50 == Approx(20.0));
 }
 
 TEST_CASE("summary: a load where every request failed has no latency", "[serving][summary]") {

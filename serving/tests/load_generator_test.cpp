@@ -17,6 +17,8 @@
 #include "perfgate/serving/load_generator.hpp"
 #include "perfgate/serving/server_process.hpp"
 
+#include <nlohmann/json.hpp>
+
 using namespace perfgate;
 using namespace perfgate::serving;
 
@@ -42,7 +44,7 @@ TEST_CASE("load: every request streamed and timed, no earlier than the server's 
     LoadOptions o;
     o.port = (*server)->port();
     o.concurrency = 2;
-    std::vector<CompletionRequest> requests(6, CompletionRequest{"Hello there", 5});
+    std::vector<CompletionRequest> requests(6, CompletionRequest{.prompt = "Hello there", .max_tokens = 5});
     auto load = run_load(o, requests);
     REQUIRE(load);
     REQUIRE(load->records.size() == 6);
@@ -71,6 +73,13 @@ TEST_CASE("load: every request streamed and timed, no earlier than the server's 
     CHECK(load->client_cpu_s > 0);
     const auto s = summarize(*load);
     CHECK(s.failed == 0);
+    // The fake server's timings say 40 + 4 x 15 ms; what the client saw beyond them is >= 0 (the
+    // waits end no earlier) and small (loopback and parsing), 1 ms allowed for clock rounding.
+    REQUIRE(s.beyond_server_ms);
+    CHECK(s.beyond_server_ms->p50 >= -1.0);
+    CHECK(s.beyond_server_ms->p50 < 1000.0);
+    CHECK(clock_step_seconds() > 0);
+    CHECK(clock_step_seconds() < 1e-4);  // a latency of a tenth of a millisecond is resolved
     REQUIRE(s.tpot_ms);
     CHECK(s.tpot_ms->p50 >= 14.0);
     (*server)->stop();
@@ -82,7 +91,7 @@ TEST_CASE("load: a refused request is a failed record with its status, not a los
     REQUIRE(server);
     LoadOptions o;
     o.port = (*server)->port();
-    auto load = run_load(o, {CompletionRequest{"x", 3}, CompletionRequest{"y", 3}});
+    auto load = run_load(o, {CompletionRequest{.prompt = "x", .max_tokens = 3}, CompletionRequest{.prompt = "y", .max_tokens = 3}});
     REQUIRE(load);
     for (const auto& r : load->records) {
         CHECK_FALSE(r.ok);
@@ -91,7 +100,7 @@ TEST_CASE("load: a refused request is a failed record with its status, not a los
     CHECK(summarize(*load).failed == 2);
     CHECK_FALSE(run_load(o, {}));
     o.concurrency = 0;
-    CHECK_FALSE(run_load(o, {CompletionRequest{"x", 3}}));
+    CHECK_FALSE(run_load(o, {CompletionRequest{.prompt = "x", .max_tokens = 3}}));
 }
 
 TEST_CASE("server: a start that fails or never gets ready is an error naming the program, and leaves nothing", "[serving][server]") {
@@ -131,4 +140,23 @@ TEST_CASE("server: killed with the process that started it, as ctest kills a tes
         if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     CHECK(gone);
+}
+
+TEST_CASE("load: the synthetic request set is the same every run, of exact lengths, sent as token ids", "[serving][load]") {
+    const auto a = synthetic_requests(5, 16, 7), b = synthetic_requests(5, 16, 7), other = synthetic_requests(5, 16, 7, 29);
+    REQUIRE(a.size() == 5);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        CHECK(a[i].prompt_tokens == b[i].prompt_tokens);
+        CHECK(a[i].prompt_tokens != other[i].prompt_tokens);  // another pass's seed, other prompts
+        CHECK(a[i].prompt_tokens.size() == 16);
+        CHECK(a[i].max_tokens == 7);
+        for (auto id : a[i].prompt_tokens) CHECK((id >= 1000 && id < 5000));
+    }
+    CHECK(a[0].prompt_tokens != a[1].prompt_tokens);  // no two prompts of a pass share a cache entry
+    const auto body = nlohmann::json::parse(completion_body(LoadOptions{}, a[0]));
+    CHECK(body["prompt"].get<std::vector<std::int64_t>>() == a[0].prompt_tokens);
+    CHECK(body["max_tokens"] == 7);
+    CHECK(body["stream"] == true);
+    CHECK(body["ignore_eos"] == true);
+    CHECK(nlohmann::json::parse(completion_body(LoadOptions{}, CompletionRequest{.prompt = "Hi", .max_tokens = 2}))["prompt"] == "Hi");
 }

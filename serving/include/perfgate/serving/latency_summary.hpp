@@ -21,6 +21,10 @@ struct ServingSummary {
     std::optional<Percentiles> ttft_ms, tpot_ms, itl_ms, e2e_ms;  // none: no request had one
     double output_tok_s = 0;
     double request_s = 0;
+    // What the client saw beyond what the server says it spent, per request that reported
+    // llama-server's `timings`: end-to-end latency - (prompt_ms + predicted_ms). The load
+    // generator's own overhead (and the loopback's) is at most this.
+    std::optional<Percentiles> beyond_server_ms;
     std::vector<std::string> errors;  // the distinct errors of the failed requests, at most 5
 };
 

@@ -62,6 +62,10 @@ struct LoadResult {
 // each request's own failure is in its record.
 Expected<LoadResult> run_load(const LoadOptions& options, const std::vector<CompletionRequest>& requests);
 
+// The smallest step of the clock the figures are taken with (std::chrono::steady_clock), as read
+// off it: the finest difference a latency can show.
+double clock_step_seconds();
+
 // The JSON body of one streamed completion request.
 std::string completion_body(const LoadOptions& options, const CompletionRequest& request);
 
