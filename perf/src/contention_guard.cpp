@@ -130,10 +130,20 @@ ContentionGuard ContentionGuard::disabled(std::string why) {
     return g;
 }
 
+void ContentionGuard::count_group_as_own(std::int64_t group) { own_groups_.push_back(group); }
+
+bool ContentionGuard::own_group(std::int64_t group) const {
+    return std::find(own_groups_.begin(), own_groups_.end(), group) != own_groups_.end();
+}
+
 ContentionGuard::Counters ContentionGuard::counters() const {
     Counters c;
     c.cpu = probes::read_cpu_counters(probes::Sysroot(seams_.sysroot));
+    // Ours: this process, the children it waited for, and the running groups it started (once
+    // such a group is waited for, its time moves into the children's and leaves /proc together).
     c.own_s = seams_.own_cpu_s();
+    for (const auto& [pid, p] : c.cpu.processes)
+        if (own_group(p.group)) c.own_s += p.cpu_s;
     c.at = Clock::now();
     return c;
 }
@@ -149,7 +159,7 @@ void ContentionGuard::read_gpu(ContentionReading& r) const {
         return;
     }
     for (auto& p : **holders)
-        if (p.pid != self) r.gpu.push_back(std::move(p));
+        if (p.pid != self && !own_group(p.pid)) r.gpu.push_back(std::move(p));  // a group's leader: its pid
 }
 
 ContentionReading ContentionGuard::reading_between(const Counters& a, const Counters& b, double min_share_span) const {
@@ -166,7 +176,10 @@ ContentionReading ContentionGuard::reading_between(const Counters& a, const Coun
         r.other_cpu = std::clamp(others / (window * r.cpus), 0.0, 1.0);
     }
     // Names only (the share above decides): who used a tenth of a CPU or more.
-    r.busy = probes::busy_processes(a.cpu, b.cpu, window, 0.1, {static_cast<std::int64_t>(::getpid())});
+    std::set<std::int64_t> ours = {static_cast<std::int64_t>(::getpid())};
+    for (const auto& [pid, p] : b.cpu.processes)
+        if (own_group(p.group)) ours.insert(pid);
+    r.busy = probes::busy_processes(a.cpu, b.cpu, window, 0.1, ours);
     read_gpu(r);
     return r;
 }

@@ -53,6 +53,8 @@ std::variant<ServingReadings, LaunchStop> run_serving(const LaunchPlan& plan, Co
     if (!guard.wait_until_quiet(log, plan.label)) return stop(StatusToken::contended, guard.reason());
     auto server = serving::start_server(server_launch(plan));
     if (!server) return stop("FAIL:bench", server.error().message);
+    // The server runs through every pass without being waited for: its CPU is the pair's own.
+    guard.count_group_as_own((*server)->process_group());
     const auto options = load_options(plan, (*server)->port());
     const auto count = static_cast<std::size_t>(plan.runtime.serving.requests);
     log << fmt::format("{}: server ready on port {}; {} requests per pass at concurrency {}\n", plan.label, options.port,

@@ -270,3 +270,35 @@ TEST_CASE("contention: a disturbed launch is relaunched once, after a whole quie
     CHECK_FALSE(guard.relaunch_after_disturbance(log, "[perf] m on r"));
     CHECK_THAT(guard.reason(), Catch::StartsWith("machine busy during the launch"));
 }
+
+TEST_CASE("contention: a server the pair started counts as its own, not as others' work", "[contention][serving]") {
+    // A serving pair's server runs through the passes without being waited for, so getrusage does
+    // not see its CPU: the guard adds its group's. Here the machine's busy time grows by exactly
+    // the server's (pid 5151, its own group), over a 2-CPU window.
+    const auto root = test::temp_dir("own-group") / "root";
+    fs::copy(machine_root("quiet-host"), root, fs::copy_options::recursive);
+    const auto write = [&](long busy_ticks, long server_ticks) {
+        std::ofstream(root / "proc/stat") << "cpu  " << busy_ticks << " 0 0 100000 0 0 0 0 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\n"
+                                                                          "cpu1 0 0 0 0 0 0 0 0 0 0\n";
+        fs::create_directories(root / "proc/5151");
+        std::ofstream(root / "proc/5151/stat") << "5151 (llama-server) S 1 5151 5151 0 -1 4194304 0 0 0 0 " << server_ticks
+                                               << " 0 0 0 20 0 3 0 100 0 0\n";
+    };
+    for (const bool counted : {true, false}) {
+        ContentionLimits limits;
+        limits.window_s = 0.2;
+        ContentionSeams seams;
+        seams.sysroot = root.string();
+        seams.own_cpu_s = [] { return 0.0; };
+        ContentionGuard guard(ContentionMode::enforce, limits, "cpu", seams);
+        if (counted) guard.count_group_as_own(5151);
+        write(1000, 0);
+        guard.launch_starting();
+        sleep_s(0.3);
+        write(1000 + 60, 60);  // 0.6 CPU-seconds in 0.3 s on 2 CPUs: 100% of the machine, all the server's
+        std::ostringstream log;
+        INFO(guard.column());
+        CHECK(guard.launch_finished(log, "[perf] m on server") == counted);
+        if (!counted) CHECK_THAT(guard.reason(), Catch::Contains("llama-server"));
+    }
+}

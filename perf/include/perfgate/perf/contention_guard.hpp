@@ -62,6 +62,9 @@ public:
     // own account then decides, and a disturbed launch is relaunched once. A look after the
     // machine was found busy, or before a relaunch, watches a whole window.
     bool wait_until_quiet(std::ostream& log, const std::string& label);
+    // A process group perfgate started and has not waited for yet (a server under test, running
+    // through every pass of a serving pair): its CPU and its GPU use are the pair's own, not others'.
+    void count_group_as_own(std::int64_t group);
     // Around a launch: counters at its start, and the verdict on what others did until its end.
     void launch_starting();
     bool launch_finished(std::ostream& log, const std::string& label);
@@ -84,6 +87,7 @@ private:
         std::chrono::steady_clock::time_point at;
     };
     Counters counters() const;
+    bool own_group(std::int64_t group) const;
     // The others' CPU share is judged only over at least `min_share_span` seconds.
     ContentionReading reading_between(const Counters& a, const Counters& b, double min_share_span) const;
     void read_gpu(ContentionReading& r) const;
@@ -92,6 +96,7 @@ private:
     std::string over_limits(const ContentionReading& r, bool with_load) const;
     void note(const ContentionReading& r, const std::string& state);
 
+    std::vector<std::int64_t> own_groups_;  // count_group_as_own
     ContentionMode mode_ = ContentionMode::off;
     ContentionLimits limits_;
     std::string backend_;
