@@ -61,3 +61,9 @@ if(TARGET perfgate_perf)
   perfgate_fuzz_target(fuzz_llama_bench_sql perfgate_perf SOURCES llama_bench_sql_fuzz.cpp
                        SEEDS "${_src}/perf/tests/data/recorded/llama-bench-outputs" "${_regressions}/fuzz_llama_bench_sql")
 endif()
+
+if(TARGET perfgate_serving)
+  # A server's event stream (llama-server's completions and chat chunks, keep-alives, an error event).
+  perfgate_fuzz_target(fuzz_sse_stream perfgate_serving SOURCES sse_stream_fuzz.cpp
+                       SEEDS "${CMAKE_CURRENT_SOURCE_DIR}/seeds/sse" "${_regressions}/fuzz_sse_stream")
+endif()

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "perfgate/core/text.hpp"
@@ -17,13 +19,27 @@ std::optional<double> number_at(const Json& object, const char* key) {
     return it->get<double>();
 }
 
+// A count: a whole number from 0 up (a float, a negative or a huge number is no count, and
+// converting 1e300 to an integer would be undefined).
+std::optional<std::int64_t> count_at(const Json& object, const char* key) {
+    auto it = object.find(key);
+    if (it == object.end() || !it->is_number_integer()) return std::nullopt;
+    if (it->is_number_unsigned()) {
+        const auto u = it->get<std::uint64_t>();
+        if (u > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
+        return static_cast<std::int64_t>(u);
+    }
+    const auto v = it->get<std::int64_t>();
+    return v >= 0 ? std::optional<std::int64_t>(v) : std::nullopt;
+}
+
 std::optional<ServerTimings> timings_of(const Json& doc) {
     auto it = doc.find("timings");
     if (it == doc.end() || !it->is_object()) return std::nullopt;
-    const auto pn = number_at(*it, "prompt_n"), pm = number_at(*it, "prompt_ms");
-    const auto dn = number_at(*it, "predicted_n"), dm = number_at(*it, "predicted_ms");
-    if (!pn || !pm || !dn || !dm) return std::nullopt;
-    return ServerTimings{static_cast<std::int64_t>(*pn), *pm, static_cast<std::int64_t>(*dn), *dm};
+    const auto pn = count_at(*it, "prompt_n"), dn = count_at(*it, "predicted_n");
+    const auto pm = number_at(*it, "prompt_ms"), dm = number_at(*it, "predicted_ms");
+    if (!pn || !pm || !dn || !dm || *pm < 0 || *dm < 0) return std::nullopt;
+    return ServerTimings{*pn, *pm, *dn, *dm};
 }
 
 }  // namespace
@@ -54,7 +70,7 @@ Expected<CompletionChunk> parse_completion_chunk(std::string_view data) {
         if (auto f = c.find("finish_reason"); f != c.end() && f->is_string()) chunk.finish_reason = f->get<std::string>();
     }
     if (auto u = doc.find("usage"); u != doc.end() && u->is_object())
-        if (auto n = number_at(*u, "completion_tokens")) chunk.completion_tokens = static_cast<std::int64_t>(*n);
+        if (auto n = count_at(*u, "completion_tokens")) chunk.completion_tokens = *n;
     chunk.timings = timings_of(doc);
     return chunk;
 }

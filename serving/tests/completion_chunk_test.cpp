@@ -36,6 +36,12 @@ TEST_CASE("completion chunk: text, chat delta, usage, timings and the end of the
     REQUIRE(usage);
     CHECK(usage->completion_tokens == 7);
 
+    // What is no count is not taken for one (converting 1e300 to an integer would be undefined).
+    auto odd = parse_completion_chunk(R"({"choices":[],"usage":{"completion_tokens":1e300},"timings":{"prompt_n":-3,"prompt_ms":1,"predicted_n":2,"predicted_ms":1}})");
+    REQUIRE(odd);
+    CHECK_FALSE(odd->completion_tokens);
+    CHECK_FALSE(odd->timings);
+
     auto done = parse_completion_chunk(" [DONE] ");
     REQUIRE(done);
     CHECK(done->done);
