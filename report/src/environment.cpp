@@ -1,6 +1,7 @@
 #include "environment.hpp"
 
 #include <algorithm>
+#include <string_view>
 #include <functional>
 
 #include <fmt/format.h>
@@ -15,24 +16,30 @@
 namespace perfgate::report {
 namespace {
 
+// Whether every row that records a command ran one holding `needle` (and at least one did):
+// how the runtime was launched, the one reading both the version's meaning and the build facts use.
+bool every_command_holds(const std::vector<const ResultRow*>& rows, std::string_view needle) {
+    bool any = false;
+    for (const auto* r : rows) {
+        if (r->command.empty()) continue;  // skipped rows have none
+        if (r->command.find(needle) == std::string::npos) return false;
+        any = true;
+    }
+    return any;
+}
+
+// A Python script's rows (transformers_bench.py, mlx-lm): "<script>.py " in every command.
+bool launched_as_script(const std::vector<const ResultRow*>& rows) { return every_command_holds(rows, ".py "); }
+
 // What a runtime's version column means, read off how its rows were launched: perfgate's
 // llama-bench rows carry the llama.cpp release tag of the build (llama-bench prints no version of
 // its own), a Python script's rows the package versions it printed, an imported file its own field.
 std::pair<std::string, std::string> version_meaning(const std::vector<const ResultRow*>& rows) {
-    auto all_commands = [&](const char* needle) {
-        bool any = false;
-        for (const auto* r : rows) {
-            if (r->command.empty()) continue;
-            if (r->command.find(needle) == std::string::npos) return false;
-            any = true;
-        }
-        return any;
-    };
-    if (all_commands("llama-bench"))
+    if (every_command_holds(rows, "llama-bench"))
         return {"llama.cpp release tag",
                 "the release tag of the llama.cpp source it was built from; for perfgate's embedded build, the tag the "
                 "pinned node-llama-cpp package names (scripts/llama-cpp.pin)"};
-    if (all_commands(".py"))
+    if (launched_as_script(rows))
         return {"package versions the script printed", "what the script printed as its version line (transformers_bench.py: "
                                                         "torch and transformers)"};
     return {"as recorded", "the runtime's own version field, as its output or file gave it"};
@@ -164,11 +171,7 @@ std::vector<EnvField> describe_environment(const ReportData& data, const std::st
               "`mlxcel_version` / `baseline_version` column: " + source);
         // A Python script (transformers_bench.py, mlx-lm) is not compiled: no build type or compiler
         // could have been recorded for it, so those rows appear only when something was.
-        // (Skipped rows have no command, so only rows with one count.)
-        const bool script = std::any_of(rr.begin(), rr.end(), [](const ResultRow* r) { return !r->command.empty(); }) &&
-                            std::all_of(rr.begin(), rr.end(), [](const ResultRow* r) {
-                                return r->command.empty() || r->command.find(".py ") != std::string::npos;
-                            });
+        const bool script = launched_as_script(rr);
         auto add_build_fact = [&](std::string label, const std::vector<std::string>& values, std::string source) {
             if (script) t.add_if_recorded(std::move(label), values, std::move(source));
             else t.add(std::move(label), values, std::move(source));
