@@ -48,7 +48,8 @@ void add_compare_command(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "compare",
         "Judge result file B against result file A as the gate would (exit 0 pass, 1 regressed or failed, 2 bad input).\n"
-        "Either file: a perfgate or mlxcel CSV, or llama-bench's own -o json, -o jsonl, -o csv or -o sql output.");
+        "Either file: a perfgate or mlxcel CSV, llama-bench's own -o json, -o jsonl, -o csv or -o sql output, or "
+        "a vllm bench serve --save-result or sglang bench_serving --output-file result file.");
     cmd->add_option("A", args->baseline, "Baseline result file")->required()->check(CLI::ExistingFile);
     cmd->add_option("B", args->current, "Result file to judge")->required()->check(CLI::ExistingFile);
     add_report_options(cmd, args->format, args->output, args->color, "text | markdown | junit | json");

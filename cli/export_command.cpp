@@ -68,8 +68,8 @@ void add_export_command(CLI::App& app) {
         ->check(CLI::IsMember({"bmf", "conbench"}))
         ->required();
     add_results_option(cmd, args->options.results,
-                       "Result file (repeatable): a perfgate or mlxcel CSV, or llama-bench's own -o json, -o jsonl, -o csv "
-                       "or -o sql output (with --host)")
+                       "Result file (repeatable): a perfgate or mlxcel CSV, llama-bench's own -o json, -o jsonl, -o csv "
+                       "or -o sql output, or a vLLM or SGLang serving result file (with --host)")
         ->required();
     cmd->add_option("--run-id", args->run_id,
                     "Only the rows of this run (the run_id column; a history file holds many; conbench needs one run)");

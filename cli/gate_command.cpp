@@ -40,8 +40,8 @@ void add_gate_command(CLI::App& app) {
     auto& o = r.options;
     auto* cmd = app.add_subcommand("gate", "Fail a run that regressed against its baseline (exit 0 pass, 1 regressed or failed, 2 bad input)");
     add_results_option(cmd, o.results,
-                       "Result file to judge (repeatable): a perfgate or mlxcel CSV, or llama-bench's own -o json, -o jsonl, "
-                       "-o csv or -o sql output (with --host: it names no host)")
+                       "Result file to judge (repeatable): a perfgate or mlxcel CSV, llama-bench's own -o json, -o jsonl, "
+                       "-o csv or -o sql output, or a vLLM or SGLang serving result file (with --host: they name no host)")
         ->required();
     cmd->add_option("--baseline", r.baseline, "Baseline CSV; default: the latest earlier CSV of the same backend/runtime and host");
     cmd->add_option("--benchmarks-dir", r.benchmarks_dir,

@@ -57,8 +57,8 @@ void add_report_command(CLI::App& app) {
         "report", "Write a baseline page (markdown + SVG charts) from result CSVs; with --min-ratio, exit 1 when "
                   "runtime A's decode falls below the ratio x runtime B's for some model");
     add_results_option(cmd, args->options.results,
-                       "Result file (repeatable): a perfgate or mlxcel CSV, or llama-bench's own -o json, -o jsonl, -o csv "
-                       "or -o sql output (with --host)")
+                       "Result file (repeatable): a perfgate or mlxcel CSV, llama-bench's own -o json, -o jsonl, -o csv "
+                       "or -o sql output, or a vLLM or SGLang serving result file (with --host)")
         ->required();
     cmd->add_option("--host", args->host, "Host tag of llama-bench output files, which name none");
     cmd->add_option("--output", args->options.output, "Page to write, e.g. docs/benchmark_results/<backend>_<host>_<date>.md")

@@ -81,7 +81,7 @@ expect("run --host-tag" 0 "host my-box-2 " run --suite "${SOURCE}/perf/suites/cp
        --host-tag my-box-2)
 
 # gate and report read llama-bench's own output too (issue 25 item 5): with --host, as its rows.
-expect("gate json without --host" 2 "run-a.json: llama-bench output \\(llama-bench -o json\\) names no host.*--host"
+expect("gate json without --host" 2 "run-a.json: llama-bench -o json output names no host.*--host"
        gate --results "${outputs}/run-a.json" --benchmarks-dir "${WORK_DIR}" --thresholds-dir "${SOURCE}/thresholds")
 expect("gate jsonl with --host, first run allowed" 0 "perfgate: pass.*run-a.jsonl read as llama-bench -o jsonl"
        gate --results "${outputs}/run-a.jsonl" --host h --benchmarks-dir "${WORK_DIR}" --thresholds-dir "${SOURCE}/thresholds"

@@ -101,6 +101,13 @@ std::vector<std::string> gated_metric_keys(Measure measure) {
     return out;
 }
 
+std::vector<std::string> metric_keys(Measure measure) {
+    std::vector<std::string> out;
+    for (const auto& m : metrics())
+        if (m.measure == measure) out.emplace_back(m.key);
+    return out;
+}
+
 std::string metric_keys() {
     std::string out;
     for (const auto& m : metrics()) {

@@ -42,6 +42,19 @@ std::string printable_excerpt(std::string_view text, std::size_t max_chars) {
     return out;
 }
 
+std::vector<NumberedLine> nonblank_lines(std::string_view text) {
+    std::vector<NumberedLine> out;
+    std::size_t number = 0, start = 0;
+    while (start < text.size()) {
+        const auto end = std::min(text.find('\n', start), text.size());
+        ++number;
+        const auto content = trim(text.substr(start, end - start));
+        start = end + 1;
+        if (!content.empty()) out.push_back({number, content});
+    }
+    return out;
+}
+
 std::size_t line_of_offset(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
     return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));

@@ -10,13 +10,7 @@ namespace perfgate::perf {
 
 Expected<std::vector<LlamaBenchTest>> parse_llama_bench_jsonl(std::string_view text, const std::string& origin) {
     std::vector<LlamaBenchTest> tests;
-    std::size_t line = 0, start = 0;
-    while (start < text.size()) {
-        const auto end = std::min(text.find('\n', start), text.size());
-        ++line;
-        const auto content = trim(text.substr(start, end - start));
-        start = end + 1;
-        if (content.empty()) continue;
+    for (const auto& [line, content] : nonblank_lines(text)) {
         const auto object = parse_json_document(content, origin, line);
         if (!object) return make_error(object.error().message);
         if (!object->value.is_object())

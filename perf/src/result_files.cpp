@@ -15,6 +15,7 @@
 #include "perfgate/core/csv.hpp"
 #include "perfgate/core/file_read.hpp"
 #include "perfgate/core/text.hpp"
+#include "perfgate/perf/serving_result_files.hpp"
 
 namespace perfgate::perf {
 namespace {
@@ -186,6 +187,8 @@ const char* to_string(ResultFileFormat format) {
         case ResultFileFormat::llama_bench_jsonl: return "llama-bench -o jsonl";
         case ResultFileFormat::llama_bench_csv: return "llama-bench -o csv";
         case ResultFileFormat::llama_bench_sql: return "llama-bench -o sql";
+        case ResultFileFormat::vllm_bench_serve: return "vllm bench serve --save-result";
+        case ResultFileFormat::sglang_bench_serving: return "sglang bench_serving --output-file";
     }
     return "results CSV";
 }
@@ -198,7 +201,13 @@ Expected<ResultFileFormat> detect_result_file_format(const std::string& path) {
     if (body.starts_with("build_commit,") || body.starts_with("\"build_commit\",")) return ResultFileFormat::llama_bench_csv;
     if (starts_as_llama_bench_sql(body)) return ResultFileFormat::llama_bench_sql;
     if (body.starts_with("[")) return ResultFileFormat::llama_bench_json;
-    if (body.starts_with("{")) return ResultFileFormat::llama_bench_jsonl;
+    if (body.starts_with("{")) {
+        if (body.find("\"build_commit\"") == std::string_view::npos)
+            if (auto serving = detect_serving_result_format(body))
+                return *serving == ServingResultFormat::vllm_bench_serve ? ResultFileFormat::vllm_bench_serve
+                                                                         : ResultFileFormat::sglang_bench_serving;
+        return ResultFileFormat::llama_bench_jsonl;
+    }
     return ResultFileFormat::results_csv;
 }
 
@@ -238,6 +247,14 @@ Expected<ReadResultFile> read_result_file(const std::string& path, const std::st
     if (!text) return text.error();
     if (auto defect = find_binary_or_invalid_utf8(*text))
         return make_error(fmt::format("{}:{}: {}: not text", path, defect->line, defect->what));
+    if (*format == ResultFileFormat::vllm_bench_serve || *format == ResultFileFormat::sglang_bench_serving) {
+        const auto kind = *format == ResultFileFormat::vllm_bench_serve ? ServingResultFormat::vllm_bench_serve
+                                                                        : ServingResultFormat::sglang_bench_serving;
+        auto rows = serving_result_rows(kind, *text, path, host);
+        if (!rows) return rows.error();
+        out.rows = std::move(*rows);
+        return out;
+    }
     Expected<std::vector<LlamaBenchTest>> tests = make_error("");
     switch (*format) {
         case ResultFileFormat::llama_bench_json: tests = parse_llama_bench_json_tests(*text, path); break;

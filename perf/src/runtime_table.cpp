@@ -18,6 +18,7 @@ RuntimeAdapter mlxcel_runtime();       // runtimes/mlxcel.cpp
 RuntimeAdapter mlx_lm_runtime();       // runtimes/mlx_lm.cpp
 RuntimeAdapter catch2_runtime();       // runtimes/catch2.cpp
 RuntimeAdapter command_runtime();      // runtimes/command.cpp
+RuntimeAdapter openai_server_runtime(); // runtimes/openai_server.cpp
 
 namespace {
 
@@ -29,6 +30,7 @@ std::deque<RuntimeAdapter>& table() {
         mlx_lm_runtime(),
         catch2_runtime(),
         command_runtime(),
+        openai_server_runtime(),
     };
     return rows;
 }

@@ -13,8 +13,8 @@ using namespace perfgate;
 using namespace perfgate::perf;
 
 TEST_CASE("runtime table: the shipped kinds, their probe queries and aliases", "[runtime-table]") {
-    CHECK(runtime_kind_names() == "llama-bench, llama-server, mlxcel, mlx-lm, catch2, command");
-    CHECK(probe_runtime_names() == "llama-bench, llama-server, mlxcel, mlx-lm, catch2, command, llama.cpp, llama-cpp");
+    CHECK(runtime_kind_names() == "llama-bench, llama-server, mlxcel, mlx-lm, catch2, command, openai-server");
+    CHECK(probe_runtime_names() == "llama-bench, llama-server, mlxcel, mlx-lm, catch2, command, openai-server, llama.cpp, llama-cpp");
     CHECK(*find_probe_query("llama-bench") == probes::RuntimeQuery::llama_cpp_devices);
     CHECK(*find_probe_query("llama.cpp") == probes::RuntimeQuery::llama_cpp_devices);
     CHECK(*find_probe_query("mlxcel") == probes::RuntimeQuery::mlxcel_generate);
@@ -88,7 +88,7 @@ TEST_CASE("a runtime added as its adapter and one table row: its suites parse, i
     CHECK_FALSE(parse_suite(kSampleSuite, "sample.json", "."));  // not a kind before its row
     {
         const SampleRow row;
-        CHECK_THAT(runtime_kind_names(), Catch::EndsWith(", command, sample"));
+        CHECK_THAT(runtime_kind_names(), Catch::EndsWith(", command, openai-server, sample"));
         CHECK(find_probe_query("sample"));  // the probe accepts it too (it cannot name a device)
         CHECK_FALSE(register_runtime_adapter(sample_runtime()));  // one row per name
         auto suite = parse_suite(kSampleSuite, "sample.json", ".");
@@ -122,5 +122,5 @@ TEST_CASE("a runtime added as its adapter and one table row: its suites parse, i
         CHECK_THAT(outcome->row->command, Catch::Contains("/bin/sh -c echo 'sample: 7 tokens at 41.5 tok/s'"));
     }
     CHECK(find_runtime_adapter("sample") == nullptr);  // the row is gone again
-    CHECK(runtime_kind_names() == "llama-bench, llama-server, mlxcel, mlx-lm, catch2, command");
+    CHECK(runtime_kind_names() == "llama-bench, llama-server, mlxcel, mlx-lm, catch2, command, openai-server");
 }

@@ -28,11 +28,12 @@ HostContext cpu_host() {
     return h;
 }
 
-std::string suite_json(const std::string& server_args, const std::string& extra_runtime_keys = "") {
+std::string suite_json(const std::string& server_args, const std::string& extra_runtime_keys = "",
+                       const std::string& kind = "llama-server") {
     return R"({"suite": "serving-test", "backend": "cpu",
       "workload": {"prompt_tokens": 16, "generated_tokens": 6, "warmup": 1, "repetitions": 2, "timeout_s": 60},
       "models": [{"name": "m", "checkpoint": "model.gguf", "format": "Q8_0", "weight_bytes": 1000000}],
-      "runtimes": [{"name": "server-c2", "kind": "llama-server", "binary": ")" PERFGATE_FAKE_COMPLETION_SERVER R"(",
+      "runtimes": [{"name": "server-c2", "kind": ")" + kind + R"(", "binary": ")" PERFGATE_FAKE_COMPLETION_SERVER R"(",
                     "args": )" + server_args + R"(, "concurrency": 2, "requests": 4)" + extra_runtime_keys + R"(}]})";
 }
 
@@ -42,19 +43,25 @@ Expected<Suite> suite_in(const fs::path& dir, const std::string& text) {
     return parse_suite(text, "serving-test.json", dir);
 }
 
+// Runs the suite's one pair, recording under `dir`.
+Expected<PairOutcome> run_the_pair(const Suite& suite, const fs::path& dir, std::ostringstream& log) {
+    PairRequest req;
+    req.runtime = "server-c2";
+    req.model = "m";
+    req.host = cpu_host();
+    req.results_dir = dir / "results";
+    std::ostringstream out;
+    return run_pair(suite, req, log, out);
+}
+
 }  // namespace
 
 TEST_CASE("serving pair: the server driven at its concurrency, one sample per pass, recorded", "[pair][serving]") {
     const auto dir = perf::test::temp_dir("serving-pair");
     auto suite = suite_in(dir, suite_json(R"(["--port", "{port}", "--ttft-ms", "20", "--itl-ms", "5"])"));
     REQUIRE(suite);
-    PairRequest req;
-    req.runtime = "server-c2";
-    req.model = "m";
-    req.host = cpu_host();
-    req.results_dir = dir / "results";
-    std::ostringstream log, out;
-    auto outcome = run_pair(*suite, req, log, out);
+    std::ostringstream log;
+    auto outcome = run_the_pair(*suite, dir, log);
     REQUIRE(outcome);
     INFO(log.str());
     REQUIRE(outcome->status.text == "ok");
@@ -125,4 +132,29 @@ TEST_CASE("serving suites: the load's keys belong to servers, and a server is me
     CHECK(shipped->runtimes[0].measure == Measure::serving);
     CHECK(shipped->runtimes[0].serving.concurrency == 1);
     CHECK(shipped->runtimes[1].serving.concurrency == 4);
+}
+
+TEST_CASE("serving pair: any OpenAI-compatible server by its own launch (kind openai-server)", "[pair][serving]") {
+    const auto dir = perf::test::temp_dir("serving-openai");
+    auto suite = suite_in(dir, suite_json(R"(["--port", "{port}", "--ttft-ms", "10", "--itl-ms", "3"])", "", "openai-server"));
+    REQUIRE(suite);
+    CHECK(suite->runtimes[0].measure == Measure::serving);  // the kind's default: a server
+    std::ostringstream log;
+    auto outcome = run_the_pair(*suite, dir, log);
+    REQUIRE(outcome);
+    INFO(log.str());
+    REQUIRE(outcome->status.text == "ok");
+    auto file = read_results_csv(outcome->csv.string());
+    REQUIRE(file);
+    REQUIRE(file->rows.size() == 1);
+    CHECK(file->rows[0].runtime == "server-c2");
+    REQUIRE(file->rows[0].ttft_p50_ms);
+    CHECK(*file->rows[0].ttft_p50_ms >= 10.0);
+    CHECK(file->rows[0].itl_p50_ms_samples.size() == 2);
+
+    // Without {port} in its arguments it could not be reached: refused when the suite is read.
+    auto unreachable = suite_in(dir / "no-port", suite_json(R"(["--port", "8000"])", "", "openai-server"));
+    REQUIRE_FALSE(unreachable);
+    CHECK_THAT(unreachable.error().message,
+               Catch::Contains("serving-test.json:") && Catch::Contains("needs \"args\" that start the server on {port}"));
 }

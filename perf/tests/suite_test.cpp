@@ -64,7 +64,7 @@ TEST_CASE("manifest errors name the file and the line", "[suite]") {
   "backend": "cpu",
   "models": [{"name": "m", "checkpoint": "m.gguf"}],
   "runtimes": [{"name": "r", "kind": "vllm", "binary": "v"}]
-})") == "suites/x.json:5: unknown runtime kind \"vllm\" (llama-bench, llama-server, mlxcel, mlx-lm, catch2, command)");
+})") == "suites/x.json:5: unknown runtime kind \"vllm\" (llama-bench, llama-server, mlxcel, mlx-lm, catch2, command, openai-server)");
     CHECK(error_of(R"({
   "suite": "x",
   "backend": "cpu",

@@ -259,13 +259,24 @@ void render_method(std::string& p, const PageInputs& in) {
     if (!any) p += "\n";
 }
 
+// Whether the rate columns have anything to say: a cell with a prefill or decode rate, or a status
+// other than ok (shown there). A page of serving pairs only (docs/serving.md) has neither, and the
+// columns would read "not run" and "-" for every server.
+bool any_offline_rate(const ReportData& d) {
+    for (const auto& line : d.lines)
+        for (const auto& [runtime, cell] : line.cells)
+            if (cell.prefill || cell.decode || cell.status != "ok") return true;
+    return false;
+}
+
 void render_results(std::string& p, const PageInputs& in) {
     const auto& d = *in.data;
-    const auto* cmp = in.comparison ? &*in.comparison : nullptr;
+    const bool rates = any_offline_rate(d);
+    const auto* cmp = in.comparison && rates ? &*in.comparison : nullptr;
     p += "## Results\n\n";
     std::string head = "| Model | Data | Format | Size | Prompt/generated tokens |";
     std::string rule = "|---|---|---|---|---|";
-    for (const auto& rt : d.runtimes) {
+    for (const auto& rt : rates ? d.runtimes : std::vector<std::string>{}) {
         head += fmt::format(" {} prefill tok/s |", md(rt));
         rule += "---:|";
     }
@@ -273,7 +284,7 @@ void render_results(std::string& p, const PageInputs& in) {
         head += fmt::format(" prefill {}/{} |", md(cmp->pair.a), md(cmp->pair.b));
         rule += "---:|";
     }
-    for (const auto& rt : d.runtimes) {
+    for (const auto& rt : rates ? d.runtimes : std::vector<std::string>{}) {
         head += fmt::format(" {} decode tok/s |", md(rt));
         rule += "---:|";
     }
@@ -302,9 +313,11 @@ void render_results(std::string& p, const PageInputs& in) {
         const ModelRatio* ratio = found == ratio_of.end() ? nullptr : found->second;
         std::string row = fmt::format("| {} | {} | {} | {} | {} |", model_cell(line), data_label(line), format_cell(line),
                                       size_text(line), prompt_gen_cell(line, d.runtimes));
-        for (const auto& rt : d.runtimes) row += " " + cell_text(line, rt, false) + " |";
+        if (rates)
+            for (const auto& rt : d.runtimes) row += " " + cell_text(line, rt, false) + " |";
         if (cmp) row += (ratio && ratio->prefill_ratio ? fmt::format(" {:.3f} |", *ratio->prefill_ratio) : " - |");
-        for (const auto& rt : d.runtimes) row += " " + cell_text(line, rt, true) + " |";
+        if (rates)
+            for (const auto& rt : d.runtimes) row += " " + cell_text(line, rt, true) + " |";
         if (cmp)
             row += (ratio && ratio->decode_ratio ? fmt::format(" {:.3f}{} |", *ratio->decode_ratio, ratio->below_min ? " **below gate**" : "")
                                                  : " - |");

@@ -385,3 +385,32 @@ TEST_CASE("report writes markdown and refuses a page name that promises HTML", "
     CHECK_THAT(refused.error().message, Catch::Contains("page.html") && Catch::Contains("perfgate site"));
     CHECK_FALSE(fs::exists(o.output));
 }
+
+TEST_CASE("a page of serving pairs shows their figures, without empty prefill and decode columns", "[report][perfgate][serving]") {
+    testing::TempDir dir;
+    const auto serving_row = [](const std::string& runtime, std::int64_t concurrency, double itl_ms) {
+        auto r = cpu_row(runtime, "tiny-llama-ci", {1}, {1}, "2026-12-04");
+        r.prefill_tok_s_samples.clear();
+        r.decode_tok_s_samples.clear();
+        r.prefill_tok_s.reset();
+        r.decode_tok_s.reset();
+        r.batch = concurrency;
+        r.serving_output_tok_s = 430.0;
+        r.itl_p50_ms = itl_ms;
+        r.itl_p50_ms_samples = {itl_ms, itl_ms * 1.01};
+        return r;
+    };
+    const auto results = results_table_of(dir, {serving_row("llama-server-c1", 1, 1.3), serving_row("llama-server-c4", 4, 4.8)});
+    CHECK_FALSE(results.column("llama-server-c1 prefill tok/s"));
+    CHECK_FALSE(results.column("llama-server-c1 decode tok/s"));
+    const auto itl = results.column("llama-server-c1 ITL p50 ms");
+    REQUIRE(itl);
+    const auto* line = results.row("tiny-llama-ci");
+    REQUIRE(line != nullptr);
+    CHECK(testing::leading_number(line->at(*itl)).value() == Approx(1.3065).epsilon(1e-3));
+    // A failed serving pair brings the columns back, where its status is shown.
+    auto failed = serving_row("llama-server-c1", 1, 1.3);
+    failed.status.text = "FAIL:requests";
+    const auto with_failure = results_table_of(dir, {failed});
+    REQUIRE(with_failure.column("llama-server-c1 decode tok/s"));
+}

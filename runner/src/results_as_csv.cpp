@@ -35,7 +35,7 @@ Expected<ResultsAsCsv> ResultsAsCsv::make(const std::vector<std::string>& paths,
             continue;
         }
         if (host.empty())
-            return make_error(fmt::format("{}: llama-bench output ({}) names no host: give --host with the host tag "
+            return make_error(fmt::format("{}: {} output names no host: give --host with the host tag "
                                           "its history is filed under",
                                           path, perf::to_string(*format)));
         // The tag becomes part of a file name (and the gate's series): held to the host-tag rule.

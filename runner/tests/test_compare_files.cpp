@@ -351,3 +351,48 @@ TEST_CASE("compare holds llama-bench files to the CSV reader's rules, naming the
     REQUIRE_FALSE(report);
     CHECK_THAT(report.error().message, Catch::StartsWith(twice + ":") && Catch::Contains("\"n_threads\" appears twice"));
 }
+
+TEST_CASE("compare: vLLM and SGLang serving result files, latencies judged lower-is-better", "[compare][serving-results]") {
+    const auto serving = [](const char* name) {
+        return test::source_path(std::string("perf/tests/data/serving-results/") + name).string();
+    };
+    const auto verdict_of = [](const gates::PairReport& pair, const std::string& metric) {
+        for (const auto& m : pair.metrics)
+            if (m.metric == metric) return m.verdict;
+        FAIL("no " << metric);
+        return gates::Verdict::new_pair;
+    };
+    // Head: TPOT and ITL up 60%, output throughput down 38%, TTFT up 3.7% (one run a side: the
+    // fallback rule with the priors, under which only a change this large is beyond the noise).
+    auto vllm = compare_result_files(serving("vllm-serve-base.json"), serving("vllm-serve-head.json"), gate_defaults(), "h200");
+    REQUIRE(vllm);
+    REQUIRE(vllm->pairs.size() == 1);
+    CHECK(verdict_of(vllm->pairs[0], "itl_p50_ms") == gates::Verdict::regressed);
+    CHECK(verdict_of(vllm->pairs[0], "tpot_p50_ms") == gates::Verdict::regressed);
+    CHECK(verdict_of(vllm->pairs[0], "serving_output_tok_s") == gates::Verdict::regressed);
+    CHECK(verdict_of(vllm->pairs[0], "ttft_p50_ms") != gates::Verdict::regressed);
+    CHECK_FALSE(gates::passed(*vllm));
+    // The other way round the same changes are improvements.
+    auto back = compare_result_files(serving("vllm-serve-head.json"), serving("vllm-serve-base.json"), gate_defaults(), "h200");
+    REQUIRE(back);
+    CHECK(verdict_of(back->pairs[0], "itl_p50_ms") == gates::Verdict::improved);
+    CHECK(gates::passed(*back));
+
+    // SGLang: the base file holds two runs; the latest is judged. The slower run regresses.
+    auto sglang = compare_result_files(serving("sglang-bench-serving.jsonl"), serving("sglang-bench-serving-slower.jsonl"),
+                                       gate_defaults(), "h200");
+    REQUIRE(sglang);
+    REQUIRE(sglang->pairs.size() == 1);
+    CHECK(verdict_of(sglang->pairs[0], "itl_p50_ms") == gates::Verdict::regressed);
+    CHECK(verdict_of(sglang->pairs[0], "tpot_p50_ms") == gates::Verdict::regressed);
+    CHECK_FALSE(gates::passed(*sglang));
+    auto same = compare_result_files(serving("sglang-bench-serving.jsonl"), serving("sglang-bench-serving.jsonl"),
+                                     gate_defaults(), "h200");
+    REQUIRE(same);
+    CHECK(gates::passed(*same));
+
+    // A run whose requests failed fails the comparison, whatever its figures.
+    auto failed = compare_result_files(serving("vllm-serve-base.json"), serving("vllm-serve-failed.json"), gate_defaults(), "h200");
+    REQUIRE(failed);
+    CHECK_FALSE(gates::passed(*failed));
+}

@@ -139,7 +139,7 @@ TEST_CASE("gate_files: llama-bench's own json, jsonl, csv and sql of one run get
     };
     auto missing_host = judge("run-b.json", "");
     REQUIRE_FALSE(missing_host);
-    CHECK_THAT(missing_host.error().message, Catch::Contains("run-b.json: llama-bench output (llama-bench -o json) names no host") &&
+    CHECK_THAT(missing_host.error().message, Catch::Contains("run-b.json: llama-bench -o json output names no host") &&
                                                  Catch::Contains("--host"));
     std::vector<gates::GateReport> reports;
     for (const char* file : {"run-b.json", "run-b.jsonl", "run-b.csv", "run-b.sql"}) {

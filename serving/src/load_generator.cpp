@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <random>
 #include <thread>
 
@@ -128,14 +129,22 @@ double clock_step_seconds() {
 }
 
 std::vector<CompletionRequest> synthetic_requests(std::size_t count, std::int64_t prompt_length,
-                                                  std::int64_t output_length, std::uint64_t seed) {
+                                                  std::int64_t output_length, std::uint64_t seed,
+                                                  double output_spread) {
     std::mt19937_64 draw(seed);  // the standard's engine: the same ids on every platform
     std::vector<CompletionRequest> out(count);
-    for (auto& r : out) {
+    for (std::size_t k = 0; k < count; ++k) {
+        auto& r = out[k];
         r.prompt_tokens.resize(static_cast<std::size_t>(std::max<std::int64_t>(1, prompt_length)));
         for (auto& id : r.prompt_tokens) id = 1000 + static_cast<std::int64_t>(draw() % 4000);
-        r.max_tokens = output_length;
+        // Evenly spaced lengths (not drawn): every pass writes the same tokens in all.
+        const double share = count > 1 ? (static_cast<double>(k) + 0.5) / static_cast<double>(count) : 0.5;
+        const double length = static_cast<double>(output_length) * (1 - output_spread + 2 * output_spread * share);
+        r.max_tokens = std::max<std::int64_t>(1, std::llround(length));
     }
+    // The order is drawn with a Fisher-Yates pass of the same engine (std::shuffle's algorithm is
+    // the library's own choice, so its order could differ between platforms).
+    for (std::size_t k = count; k > 1; --k) std::swap(out[k - 1].max_tokens, out[draw() % k].max_tokens);
     return out;
 }
 

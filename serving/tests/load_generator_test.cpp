@@ -7,6 +7,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 #include <thread>
@@ -153,6 +154,27 @@ TEST_CASE("load: the synthetic request set is the same every run, of exact lengt
         for (auto id : a[i].prompt_tokens) CHECK((id >= 1000 && id < 5000));
     }
     CHECK(a[0].prompt_tokens != a[1].prompt_tokens);  // no two prompts of a pass share a cache entry
+    // Spread output lengths: the same total and mean, within the bounds, not all alike, in an order
+    // of the seed's (the same every run, another for another pass).
+    const auto spread = synthetic_requests(16, 16, 32, 28, 0.5), again = synthetic_requests(16, 16, 32, 28, 0.5),
+               other_pass = synthetic_requests(16, 16, 32, 29, 0.5);
+    std::int64_t total = 0, low = 1000, high = 0;
+    std::vector<std::int64_t> order, order_again, order_other;
+    for (std::size_t i = 0; i < spread.size(); ++i) {
+        total += spread[i].max_tokens;
+        low = std::min(low, spread[i].max_tokens);
+        high = std::max(high, spread[i].max_tokens);
+        order.push_back(spread[i].max_tokens);
+        order_again.push_back(again[i].max_tokens);
+        order_other.push_back(other_pass[i].max_tokens);
+    }
+    CHECK(total == 16 * 32);
+    CHECK(low >= 16);
+    CHECK(high <= 48);
+    CHECK(high - low >= 28);
+    CHECK(order == order_again);
+    CHECK(order != order_other);
+    CHECK(!std::is_sorted(order.begin(), order.end()));
     const auto body = nlohmann::json::parse(completion_body(LoadOptions{}, a[0]));
     CHECK(body["prompt"].get<std::vector<std::int64_t>>() == a[0].prompt_tokens);
     CHECK(body["max_tokens"] == 7);

@@ -60,6 +60,8 @@ const std::vector<std::string>& registered_metric_keys();
 const std::vector<std::string>& gated_metric_keys();
 // The gated metrics a pair measured that way has, in the table's order.
 std::vector<std::string> gated_metric_keys(Measure measure);
+// Every registered key measured that way, gated or not, in the table's order.
+std::vector<std::string> metric_keys(Measure measure);
 // "decode_tok_s, prefill_tok_s, peak_memory_bytes, ..."
 std::string metric_keys();
 

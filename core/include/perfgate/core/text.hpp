@@ -29,6 +29,14 @@ std::vector<std::string_view> split(std::string_view text, char sep);
 // to the noun with an s).
 std::string counted(std::size_t n, std::string_view noun, std::string_view plural = {});
 
+// The lines of `text` that hold more than blanks, trimmed, each with its 1-based line number: the
+// records of a JSON Lines file (llama-bench's -o jsonl, SGLang's bench_serving output).
+struct NumberedLine {
+    std::size_t number;
+    std::string_view text;
+};
+std::vector<NumberedLine> nonblank_lines(std::string_view text);
+
 // 1-based line of a byte offset in `text` (offsets past the end count as the end). Turns
 // nlohmann_json's byte positions into the file:line that perfgate's messages name.
 std::size_t line_of_offset(std::string_view text, std::size_t offset);

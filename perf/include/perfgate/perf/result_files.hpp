@@ -1,6 +1,7 @@
 #pragma once
 // Any result file perfgate reads, as rows of the results model: perfgate's CSVs and every mlxcel
-// generation (core's reader), and llama-bench's own -o json, -o jsonl, -o csv and -o sql output.
+// generation (core's reader), llama-bench's own -o json, -o jsonl, -o csv and -o sql output, and
+// the result files of vLLM's and SGLang's serving benchmarks (serving_result_files.hpp).
 #include <string>
 #include <vector>
 
@@ -10,7 +11,15 @@
 
 namespace perfgate::perf {
 
-enum class ResultFileFormat { results_csv, llama_bench_json, llama_bench_jsonl, llama_bench_csv, llama_bench_sql };
+enum class ResultFileFormat {
+    results_csv,
+    llama_bench_json,
+    llama_bench_jsonl,
+    llama_bench_csv,
+    llama_bench_sql,
+    vllm_bench_serve,
+    sglang_bench_serving
+};
 const char* to_string(ResultFileFormat format);
 
 struct ReadResultFile {
@@ -20,11 +29,13 @@ struct ReadResultFile {
 
 // Which format `path` holds: its first line (llama-bench's CSV header starts with build_commit, its
 // SQL with CREATE TABLE or INSERT INTO), else its first character ('[': a JSON array, '{': JSON
-// lines), else a results CSV.
+// lines: vLLM's or SGLang's serving results when their keys say so, else llama-bench's), else a
+// results CSV.
 Expected<ResultFileFormat> detect_result_file_format(const std::string& path);
 
 // Reads the file in its format. llama-bench rows get runtime "llama-bench", the backend from
-// "backends", the model from the model file's name, and `host` (llama-bench does not name one).
+// "backends", the model from the model file's name, and `host` (llama-bench does not name one);
+// vLLM's and SGLang's runs get runtime "vllm" and "sglang" (serving_result_files.hpp).
 Expected<ReadResultFile> read_result_file(const std::string& path, const std::string& host);
 
 // llama-bench's tests as rows: one row per model and configuration, its k-th prompt-processing

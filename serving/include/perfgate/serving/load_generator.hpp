@@ -28,9 +28,13 @@ struct CompletionRequest {
 };
 
 // `count` requests of `prompt_length` token ids each (drawn from `seed`, the same every run, from
-// ids every tokenizer of the forged models has: 1000 to 4999) and `output_length` tokens out.
+// ids every tokenizer of the forged models has: 1000 to 4999). Their output lengths are spread
+// evenly over `output_length` · [1 − output_spread, 1 + output_spread] in an order drawn from the
+// seed, so every request set has the same total output (its mean is `output_length`); a spread of
+// 0 gives every request `output_length`.
 std::vector<CompletionRequest> synthetic_requests(std::size_t count, std::int64_t prompt_length,
-                                                  std::int64_t output_length, std::uint64_t seed = 28);
+                                                  std::int64_t output_length, std::uint64_t seed = 28,
+                                                  double output_spread = 0);
 
 struct LoadOptions {
     std::string host = "127.0.0.1";
