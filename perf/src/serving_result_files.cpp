@@ -73,7 +73,7 @@ std::optional<double> figure(JsonFields& r, const json& object, const char* key)
 }
 
 // A text field that may be null (SGLang's tag, vLLM's label when not given).
-std::optional<std::string> text_field(JsonFields& r, const json& object, const char* key) {
+std::optional<std::string> nullable_text(JsonFields& r, const json& object, const char* key) {
     auto it = object.find(key);
     if (it == object.end() || it->is_null()) return std::nullopt;
     return r.string(object, "", key);
@@ -96,7 +96,7 @@ std::string model_of(JsonFields& r, const json& o, ServingResultFormat format) {
         auto info = o.find("server_info");
         if (info != o.end() && info->is_object() && info->contains("model_path") && (*info)["model_path"].is_string())
             model = base_name((*info)["model_path"].get<std::string>());
-        if (model.empty()) model = text_field(r, o, "tag").value_or("");
+        if (model.empty()) model = nullable_text(r, o, "tag").value_or("");
         if (model.empty()) model = "unnamed model";
     }
     auto rate = o.find("request_rate");
@@ -109,7 +109,7 @@ std::string model_of(JsonFields& r, const json& o, ServingResultFormat format) {
 // vLLM's "date", YYYYMMDD-HHMMSS in the benchmark host's local time: the row's date and a
 // timestamp without a zone (none is recorded).
 void read_date(JsonFields& r, const json& o, ResultRow& row) {
-    auto date = text_field(r, o, "date");
+    auto date = nullable_text(r, o, "date");
     if (!date) return;
     const std::string& d = *date;
     const bool shaped = d.size() == 15 && d[8] == '-' &&
@@ -148,8 +148,8 @@ ResultRow row_of_object(JsonFields& r, const json& o, ServingResultFormat format
     read_requests(r, o, row);
     if (!o.contains("output_throughput")) r.fail("", "a run without output_throughput");
     for (const auto& k : figure_keys) row.*k.field = figure(r, o, k.key);
-    row.flags = fmt::format("backend={}", text_field(r, o, "backend").value_or("?"));
-    if (auto dataset = text_field(r, o, "dataset_name")) row.flags += " dataset=" + *dataset;
+    row.flags = fmt::format("backend={}", nullable_text(r, o, "backend").value_or("?"));
+    if (auto dataset = nullable_text(r, o, "dataset_name")) row.flags += " dataset=" + *dataset;
     // One run per object: the gate judges a file's latest run (by its timestamp, else the last).
     row.run_id = fmt::format("{}:{}", std::filesystem::path(origin).filename().string(), line);
     row.source_file = origin;

@@ -123,7 +123,7 @@ TEST_CASE("serving results: bad input names the file and line", "[serving-result
     CHECK_THAT(read_error(dir / "bad-date.json"), Catch::Contains("bad-date.json:1") && Catch::Contains("is not YYYYMMDD-HHMMSS"));
 }
 
-TEST_CASE("serving results: NaN inside a string stays text; a pretty-printed vLLM object is one run", "[serving-results]") {
+TEST_CASE("serving results: NaN inside a string stays text, a pretty-printed vLLM object is one run", "[serving-results]") {
     const auto dir = test::fresh_dir("perfgate-perf-tests", "serving-results-text");
     auto line = test::read_file(fixture("sglang-bench-serving.jsonl"));
     line = line.substr(0, line.find('\n'));

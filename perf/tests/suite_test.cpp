@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "perfgate/perf/suite.hpp"
 #include "test_support.hpp"
 
@@ -19,12 +21,16 @@ static const char* kMinimal = R"({
 })";
 
 TEST_CASE("the shipped suites load", "[suite]") {
-    for (const char* name : {"cpu.json", "rocm.json", "rocm-replay.json"}) {
-        INFO(name);
-        auto s = load_suite(test::source() / "perf/suites" / name);
+    std::size_t shipped = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(test::source() / "perf/suites")) {
+        if (entry.path().extension() != ".json") continue;
+        INFO(entry.path().filename().string());
+        auto s = load_suite(entry.path());
         REQUIRE(s);
         CHECK_FALSE(s->pairs.empty());
+        ++shipped;
     }
+    CHECK(shipped >= 8);  // cpu, cpu-instructions, cpu-serving, cuda, cuda-serving, metal, rocm, rocm-replay
     auto cpu = load_suite(test::source() / "perf/suites/cpu.json");
     REQUIRE(cpu);
     CHECK(cpu->pairs.size() == 5);  // every runtime with every model when "pairs" is absent

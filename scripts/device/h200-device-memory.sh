@@ -7,11 +7,7 @@
 # Usage (device): scripts/device/h200-device-memory.sh   (carry .device-carry: bin/perfgate, lib/, cache/)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-export PERFGATE_EXECUTABLE="$PWD/.device-carry/bin/perfgate" PERFGATE_LIB_DIR="$PWD/.device-carry/lib" \
-       PERFGATE_FETCH_CACHE_DIR="$PWD/.device-carry/cache"
-results="${OUT:?OUT}"
-export OUT="$PWD/build/h200/out" H200_FRESH_FILES=1
-mkdir -p "$OUT"
+. scripts/device/carried-perfgate.sh
 t0=$SECONDS
 trust=scripts/device/h200-trust.sh
 $trust setup || exit 1
