@@ -203,9 +203,7 @@ Expected<ResultFileFormat> detect_result_file_format(const std::string& path) {
     if (body.starts_with("[")) return ResultFileFormat::llama_bench_json;
     if (body.starts_with("{")) {
         if (body.find("\"build_commit\"") == std::string_view::npos)
-            if (auto serving = detect_serving_result_format(body))
-                return *serving == ServingResultFormat::vllm_bench_serve ? ResultFileFormat::vllm_bench_serve
-                                                                         : ResultFileFormat::sglang_bench_serving;
+            if (auto serving = detect_serving_result_format(body)) return *serving;
         return ResultFileFormat::llama_bench_jsonl;
     }
     return ResultFileFormat::results_csv;
@@ -248,9 +246,7 @@ Expected<ReadResultFile> read_result_file(const std::string& path, const std::st
     if (auto defect = find_binary_or_invalid_utf8(*text))
         return make_error(fmt::format("{}:{}: {}: not text", path, defect->line, defect->what));
     if (*format == ResultFileFormat::vllm_bench_serve || *format == ResultFileFormat::sglang_bench_serving) {
-        const auto kind = *format == ResultFileFormat::vllm_bench_serve ? ServingResultFormat::vllm_bench_serve
-                                                                        : ServingResultFormat::sglang_bench_serving;
-        auto rows = serving_result_rows(kind, *text, path, host);
+        auto rows = serving_result_rows(*format, *text, path, host);
         if (!rows) return rows.error();
         out.rows = std::move(*rows);
         return out;

@@ -88,9 +88,9 @@ std::string base_name(std::string id) {
 // The model: vLLM's model_id; SGLang names none but in the server's own report (server_info's
 // model_path, written by newer versions), else its --tag. A finite request rate is part of the
 // workload, so it is part of the pair's name, as llama-bench's differing parameters are.
-std::string model_of(JsonFields& r, const json& o, ServingResultFormat format) {
+std::string model_of(JsonFields& r, const json& o, ResultFileFormat format) {
     std::string model;
-    if (format == ServingResultFormat::vllm_bench_serve) {
+    if (format == ResultFileFormat::vllm_bench_serve) {
         model = base_name(r.string(o, "", "model_id", JsonFields::Need::required).value_or(""));
     } else {
         auto info = o.find("server_info");
@@ -135,10 +135,10 @@ void read_requests(JsonFields& r, const json& o, ResultRow& row) {
     if (completed == 0 || failed > 0) row.status.text = "FAIL:requests";
 }
 
-ResultRow row_of_object(JsonFields& r, const json& o, ServingResultFormat format, const std::string& origin,
+ResultRow row_of_object(JsonFields& r, const json& o, ResultFileFormat format, const std::string& origin,
                         std::size_t line, const std::string& host) {
     ResultRow row;
-    row.runtime = format == ServingResultFormat::vllm_bench_serve ? "vllm" : "sglang";
+    row.runtime = format == ResultFileFormat::vllm_bench_serve ? "vllm" : "sglang";
     row.host = host;
     row.model = model_of(r, o, format);
     if (auto c = o.find("max_concurrency"); c != o.end() && !c->is_null())
@@ -157,41 +157,45 @@ ResultRow row_of_object(JsonFields& r, const json& o, ServingResultFormat format
     return row;
 }
 
-Expected<ResultRow> row_of_text(std::string_view text, ServingResultFormat format, const std::string& origin,
-                                std::size_t line, const std::string& host) {
-    auto doc = parse_json_document(python_tokens_as_null(text), origin, line);
-    if (!doc) return doc.error();
-    if (!doc->value.is_object())
-        return make_error(fmt::format("{}:{}: {}: a run must be one JSON object", origin, line,
-                                      format == ServingResultFormat::vllm_bench_serve ? "vllm bench serve" : "bench_serving"));
-    JsonFields r(*doc);
-    auto row = row_of_object(r, doc->value, format, origin, line, host);
+// The run of one parsed JSON value, which must be an object; `line` is where it starts.
+Expected<ResultRow> row_of_document(const JsonDocument& doc, ResultFileFormat format, std::size_t line,
+                                    const std::string& host) {
+    if (!doc.value.is_object())
+        return make_error(fmt::format("{}:{}: {}: a run must be one JSON object", doc.origin, line,
+                                      format == ResultFileFormat::vllm_bench_serve ? "vllm bench serve" : "bench_serving"));
+    JsonFields r(doc);
+    auto row = row_of_object(r, doc.value, format, doc.origin, line, host);
     if (r.failed()) return r.error();
     return row;
 }
 
 }  // namespace
 
-std::optional<ServingResultFormat> detect_serving_result_format(std::string_view start) {
+std::optional<ResultFileFormat> detect_serving_result_format(std::string_view start) {
     if (start.find("\"random_range_ratio\"") != std::string_view::npos ||
         start.find("\"total_output_tokens_retokenized\"") != std::string_view::npos)
-        return ServingResultFormat::sglang_bench_serving;
-    if (start.find("\"burstiness\"") != std::string_view::npos) return ServingResultFormat::vllm_bench_serve;
+        return ResultFileFormat::sglang_bench_serving;
+    if (start.find("\"burstiness\"") != std::string_view::npos) return ResultFileFormat::vllm_bench_serve;
     return std::nullopt;
 }
 
-Expected<std::vector<ResultRow>> serving_result_rows(ServingResultFormat format, std::string_view text,
+Expected<std::vector<ResultRow>> serving_result_rows(ResultFileFormat format, std::string_view text,
                                                      const std::string& origin, const std::string& host) {
+    // Python's tokens replaced once for the whole file (the lines stay where they were).
+    const std::string strict = python_tokens_as_null(text);
     std::vector<ResultRow> rows;
-    // One object over several lines (a file someone pretty-printed) is one run.
-    if (parse_json_value(python_tokens_as_null(text))) {
-        auto row = row_of_text(text, format, origin, 1, host);
+    // A file that is one JSON value (vLLM's one object, also pretty-printed over several lines) is
+    // one run; anything else is read as JSON lines, one run per line.
+    if (auto whole = parse_json_document(strict, origin)) {
+        auto row = row_of_document(*whole, format, 1, host);
         if (!row) return row.error();
         rows.push_back(std::move(*row));
         return rows;
     }
-    for (const auto& [line, content] : nonblank_lines(text)) {
-        auto row = row_of_text(content, format, origin, line, host);
+    for (const auto& [line, content] : nonblank_lines(strict)) {
+        auto doc = parse_json_document(content, origin, line);
+        if (!doc) return doc.error();
+        auto row = row_of_document(*doc, format, line, host);
         if (!row) return row.error();
         rows.push_back(std::move(*row));
     }

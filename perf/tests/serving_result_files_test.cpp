@@ -2,8 +2,6 @@
 // by us in the shape of each tool's output: README there).
 #include <catch2/catch.hpp>
 
-#include <fstream>
-
 #include "perfgate/perf/result_files.hpp"
 #include "perfgate/test/files.hpp"
 
@@ -14,11 +12,6 @@ namespace fs = std::filesystem;
 namespace {
 std::string fixture(const std::string& name) {
     return test::source_path("perf/tests/data/serving-results/" + name).string();
-}
-
-void write(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
 }
 
 std::string read_error(const fs::path& path) {
@@ -99,27 +92,27 @@ TEST_CASE("serving results: SGLang's bench_serving JSON lines, one run a line, w
 TEST_CASE("serving results: bad input names the file and line", "[serving-results]") {
     const auto dir = test::fresh_dir("perfgate-perf-tests", "serving-results-bad");
     const auto sglang = test::read_file(fixture("sglang-bench-serving.jsonl"));
-    write(dir / "array.jsonl", sglang + "[1, 2]\n");
+    test::write_file(dir / "array.jsonl", sglang + "[1, 2]\n");
     CHECK_THAT(read_error(dir / "array.jsonl"), Catch::Contains("array.jsonl:3: bench_serving: a run must be one JSON object"));
 
-    write(dir / "cut.jsonl", sglang + sglang.substr(0, 300) + "\n");
+    test::write_file(dir / "cut.jsonl", sglang + sglang.substr(0, 300) + "\n");
     CHECK_THAT(read_error(dir / "cut.jsonl"), Catch::Contains("cut.jsonl:3: invalid JSON"));
 
     auto line = sglang.substr(0, sglang.find('\n'));
     auto negative = line;
     negative.replace(negative.find("\"median_itl_ms\": 9.12"), 21, "\"median_itl_ms\": -9.12");
-    write(dir / "negative.jsonl", sglang + negative + "\n");
+    test::write_file(dir / "negative.jsonl", sglang + negative + "\n");
     CHECK_THAT(read_error(dir / "negative.jsonl"), Catch::Contains("negative.jsonl:3") && Catch::Contains("median_itl_ms"));
 
     auto vllm = test::read_file(fixture("vllm-serve-base.json"));
     auto no_throughput = vllm;
     no_throughput.replace(no_throughput.find("\"output_throughput\""), 19, "\"output_rate\"");
-    write(dir / "no-throughput.json", no_throughput);
+    test::write_file(dir / "no-throughput.json", no_throughput);
     CHECK_THAT(read_error(dir / "no-throughput.json"), Catch::Contains("no-throughput.json:1: a run without output_throughput"));
 
     auto bad_date = vllm;
     bad_date.replace(bad_date.find("20261203-141502"), 15, "2026-12-03 14:15");
-    write(dir / "bad-date.json", bad_date);
+    test::write_file(dir / "bad-date.json", bad_date);
     CHECK_THAT(read_error(dir / "bad-date.json"), Catch::Contains("bad-date.json:1") && Catch::Contains("is not YYYYMMDD-HHMMSS"));
 }
 
@@ -129,7 +122,7 @@ TEST_CASE("serving results: NaN inside a string stays text, a pretty-printed vLL
     line = line.substr(0, line.find('\n'));
     line.replace(line.find("\"tag\": null"), 11, "\"tag\": \"NaN Infinity\"");
     line.replace(line.find("\"model_path\": \"Qwen/Qwen3-8B\""), 29, "\"other\": \"x\"");
-    write(dir / "tagged.jsonl", line + "\n");
+    test::write_file(dir / "tagged.jsonl", line + "\n");
     auto tagged = read_result_file((dir / "tagged.jsonl").string(), "h");
     REQUIRE(tagged);
     CHECK(tagged->rows[0].model == "NaN Infinity");  // no model_path: the tag names the run
@@ -140,7 +133,7 @@ TEST_CASE("serving results: NaN inside a string stays text, a pretty-printed vLL
         pretty += c;
         if (c == ',') pretty += "\n  ";
     }
-    write(dir / "pretty.json", pretty);
+    test::write_file(dir / "pretty.json", pretty);
     auto read = read_result_file((dir / "pretty.json").string(), "h");
     REQUIRE(read);
     CHECK(read->format == ResultFileFormat::vllm_bench_serve);

@@ -13,20 +13,20 @@
 
 #include "perfgate/core/expected.hpp"
 #include "perfgate/core/result_row.hpp"
+#include "perfgate/perf/result_files.hpp"
 
 namespace perfgate::perf {
 
-enum class ServingResultFormat { vllm_bench_serve, sglang_bench_serving };
-
-// Which of the two a JSON text is, from its start: keys that only one of them writes near the top
-// of every object (SGLang's random_range_ratio or total_output_tokens_retokenized, vLLM's
-// burstiness); nullopt for neither.
-std::optional<ServingResultFormat> detect_serving_result_format(std::string_view start);
+// Which of the two a JSON text is (ResultFileFormat::vllm_bench_serve or sglang_bench_serving),
+// from its start: keys that only one of them writes near the top of every object (SGLang's
+// random_range_ratio or total_output_tokens_retokenized, vLLM's burstiness); nullopt for neither.
+std::optional<ResultFileFormat> detect_serving_result_format(std::string_view start);
 
 // The runs of the file as rows: runtime "vllm" or "sglang", `host` as given (neither names one).
 // Errors name the file and line: a line that is not one JSON object, a run without
 // output_throughput, a figure that is not a finite number from 0.
-Expected<std::vector<ResultRow>> serving_result_rows(ServingResultFormat format, std::string_view text,
+// `format` is one of the two.
+Expected<std::vector<ResultRow>> serving_result_rows(ResultFileFormat format, std::string_view text,
                                                      const std::string& origin, const std::string& host);
 
 }  // namespace perfgate::perf
