@@ -64,14 +64,22 @@ std::optional<double> JsonFields::number_in(const json& object, std::string_view
     return v->get<double>();
 }
 
+namespace {
+
+// An unsigned value above INT64_MAX would turn negative as an int64, so it is refused as such.
+bool whole_at_least(const json& v, std::int64_t min) {
+    const bool fits = v.is_number_integer() &&
+                      (!v.is_number_unsigned() || v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX));
+    return fits && v.get<std::int64_t>() >= min;
+}
+
+}  // namespace
+
 std::optional<std::int64_t> JsonFields::integer(const json& object, std::string_view pointer, const char* key,
                                                 std::int64_t min, Need need) {
     const json* v = find(object, pointer, key, need);
     if (!v) return std::nullopt;
-    // An unsigned value above INT64_MAX would turn negative as an int64, so it is refused as such.
-    const bool fits = v->is_number_integer() &&
-                      (!v->is_number_unsigned() || v->get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX));
-    if (!fits || v->get<std::int64_t>() < min) {
+    if (!whole_at_least(*v, min)) {
         fail(json_pointer_child(pointer, key), fmt::format("\"{}\" must be an integer >= {}", key, min));
         return std::nullopt;
     }
@@ -111,6 +119,23 @@ std::vector<std::string> JsonFields::strings(const json& object, std::string_vie
     for (std::size_t i = 0; i < v->size(); ++i) {
         if (!(*v)[i].is_string()) fail(at + "/" + std::to_string(i), "expected a string");
         else out.push_back((*v)[i].get<std::string>());
+    }
+    return out;
+}
+
+std::vector<std::int64_t> JsonFields::integers(const json& object, std::string_view pointer, const char* key,
+                                                std::int64_t min) {
+    std::vector<std::int64_t> out;
+    const json* v = find(object, pointer, key, Need::optional);
+    if (!v) return out;
+    const std::string at = json_pointer_child(pointer, key);
+    if (!v->is_array()) {
+        fail(at, fmt::format("\"{}\" must be an array of integers", key));
+        return out;
+    }
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        if (!whole_at_least((*v)[i], min)) fail(at + "/" + std::to_string(i), fmt::format("expected an integer >= {}", min));
+        else out.push_back((*v)[i].get<std::int64_t>());
     }
     return out;
 }

@@ -105,6 +105,8 @@ TEST_CASE("typed fields check ranges, required keys and unknown keys", "[json_in
     CHECK(first_error([&](JsonFields& r) { CHECK_FALSE(r.string(o, "", "absent")); }) == "no error");
     CHECK(first_error([&](JsonFields& r) { r.strings(o, "", "s"); }) == "f.json:4: expected a string");
     CHECK(first_error([&](JsonFields& r) { r.boolean(o, "", "n"); }) == "f.json:2: \"n\" must be true or false");
+    CHECK(first_error([&](JsonFields& r) { r.integers(o, "", "n", 0); }) == "f.json:2: \"n\" must be an array of integers");
+    CHECK(first_error([&](JsonFields& r) { r.integers(o, "", "s", 0); }) == "f.json:4: expected an integer >= 0");
     CHECK(first_error([&](JsonFields& r) { r.only_keys(o, "", {"n", "big", "s"}, "the file"); }) ==
           "f.json:5: unknown key \"typo\" in the file (allowed: n, big, s)");
 }
@@ -142,4 +144,19 @@ TEST_CASE("untrusted JSON is parsed under the same bound, brackets inside string
     REQUIRE(quoted);
     CHECK((*quoted)["a"].get<std::string>().size() == 2001);
     CHECK_FALSE(parse_json_value("{\"a\": "));
+}
+
+TEST_CASE("an array of integers is read in order, each checked against its minimum", "[json_input]") {
+    auto doc = parse_json_document("{\n\"c\": [1, 4, 16],\n\"low\": [\n2,\n0\n],\n\"huge\": [18446744073709551615]\n}", "i.json");
+    REQUIRE(doc);
+    JsonFields r(*doc);
+    CHECK(r.integers(doc->value, "", "c", 1) == std::vector<std::int64_t>{1, 4, 16});
+    CHECK(r.integers(doc->value, "", "absent", 1).empty());
+    CHECK_FALSE(r.failed());
+    CHECK(r.integers(doc->value, "", "low", 1) == std::vector<std::int64_t>{2});
+    REQUIRE(r.failed());
+    CHECK(r.error().message == "i.json:5: expected an integer >= 1");
+    JsonFields huge(*doc);
+    CHECK(huge.integers(doc->value, "", "huge", 0).empty());
+    CHECK(huge.error().message == "i.json:7: expected an integer >= 0");
 }

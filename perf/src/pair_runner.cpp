@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "perfgate/core/escape.hpp"
+#include "perfgate/core/method_marks.hpp"
 #include "perfgate/core/project_paths.hpp"
 #include "perfgate/core/stats.hpp"
 #include "perfgate/core/text.hpp"
@@ -43,6 +44,15 @@ std::string join(const std::vector<std::string>& args) {
 
 std::string samples_text(const std::vector<double>& v) { return fmt::format("{:.2f}", fmt::join(v, ", ")); }
 
+// The runtime's fixed flags and perfgate's marks of how it was measured (method_marks.hpp): a
+// serving pair's load, the sweep a point belongs to.
+std::string row_flags(const SuiteRuntime& rt) {
+    std::string flags = join(rt.flags);
+    if (rt.measure == Measure::serving) flags = with_mark(flags, load_mark(rt.serving.requests, serving_output_spread));
+    if (rt.sweep) flags = with_mark(flags, sweep_mark(rt.sweep->entry, rt.sweep->axis));
+    return flags;
+}
+
 ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel& model, const HostContext& host,
                    const std::string& model_path, const std::vector<std::string>& args) {
     ResultRow row;
@@ -64,7 +74,7 @@ ResultRow base_row(const Suite& suite, const SuiteRuntime& rt, const SuiteModel&
     row.warmup = rt.in_process_repetitions ? adapter_of(rt).own_warmups : suite.workload.warmup;
     // A serving pair's batch is its load's concurrency: pairs at other concurrencies stay apart.
     row.batch = rt.measure == Measure::serving ? rt.serving.concurrency : suite.workload.batch;
-    row.flags = join(rt.flags);
+    row.flags = row_flags(rt);
     row.command = join(args);
     row.format = rt.format.empty() ? model.format : rt.format;
     row.synthetic = !model.forge_spec.empty();
@@ -130,12 +140,16 @@ Measurement combined_measurement(const PairReadings& readings, bool in_process_r
     return combined;
 }
 
-// The suite with the request's repetitions when it overrides the workload (perfgate ab
-// --repetitions); none otherwise, so the manifest is copied only then.
-std::optional<Suite> with_requested_repetitions(const Suite& manifest, const PairRequest& req) {
-    if (!req.repetitions) return std::nullopt;
+// The suite as this pair runs it: the workload with a sweep point's own prompt, output or batch
+// (workload_of) and the request's repetitions (perfgate ab --repetitions); none when neither
+// applies, so the manifest is copied only then.
+std::optional<Suite> suite_for_pair(const Suite& manifest, const PairRequest& req) {
+    const SuiteRuntime* runtime = manifest.find_runtime(req.runtime);
+    const bool swept = runtime && runtime->sweep && runtime->sweep->axis != SweepAxis::concurrency;
+    if (!req.repetitions && !swept) return std::nullopt;
     Suite suite = manifest;
-    suite.workload.repetitions = *req.repetitions;
+    if (runtime) suite.workload = workload_of(manifest, *runtime);
+    if (req.repetitions) suite.workload.repetitions = *req.repetitions;
     return suite;
 }
 
@@ -161,7 +175,10 @@ Expected<DeclaredPair> find_pair(const Suite& suite, const PairRequest& req) {
 SuiteRuntime runtime_for_host(const Suite& suite, const SuiteRuntime& declared, const PairRequest& req,
                               const std::string& label, std::ostream& log) {
     SuiteRuntime rt = declared;
+    // A sweep's point runs the binary given for it, else the one given for its entry.
     if (auto it = req.binaries.find(rt.name); it != req.binaries.end()) rt.binary = it->second;
+    else if (rt.sweep)
+        if (auto entry = req.binaries.find(rt.sweep->entry); entry != req.binaries.end()) rt.binary = entry->second;
     if (const auto threads = default_thread_flags(suite, rt, req.host); !threads.empty()) {
         rt.flags.insert(rt.flags.end(), threads.begin(), threads.end());
         if (rt.measure == Measure::instructions)
@@ -266,7 +283,8 @@ LaunchPlan launch_plan(PairRun& pair) {
     const Workload& w = pair.suite.workload;
     auto args = build_arguments(pair.runtime, w, pair.model_path, pair.model.name, w.repetitions,
                                 pair.model.forge_spec.string());
-    pair.row.command = pair.runtime.binary + " " + join(args);
+    // A server that is already running was not launched: its URL is what was measured.
+    pair.row.command = pair.runtime.serving.url.empty() ? pair.runtime.binary + " " + join(args) : pair.runtime.serving.url;
     return LaunchPlan{pair.runtime, pair.model, w, std::move(args), pair.label};
 }
 
@@ -405,7 +423,7 @@ std::vector<std::string> build_arguments(const SuiteRuntime& rt, const Workload&
 }
 
 Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, std::ostream& log, std::ostream& out) {
-    const std::optional<Suite> overridden = with_requested_repetitions(manifest, req);
+    const std::optional<Suite> overridden = suite_for_pair(manifest, req);
     const Suite& suite = overridden ? *overridden : manifest;
     const auto declared = find_pair(suite, req);
     if (!declared) return declared.error();
@@ -414,7 +432,13 @@ Expected<PairOutcome> run_pair(const Suite& manifest, const PairRequest& req, st
     // 1. Backend: nothing to measure or record on a host without it.
     if (!host_has_backend(req.host, suite.backend)) return backend_skip(suite, req.host);
 
-    // 2. Memory guard, before anything is forged or launched.
+    // 2. Memory guard, before anything is forged or launched. A server that is already running (a
+    //    "url") holds its model where it runs: nothing to fit or forge on this host.
+    if (!pair.runtime.serving.url.empty()) {
+        if (auto started = start_row(pair, MemoryEstimate{}); !started) return started.error();
+        log << pair.label << ": a running server at " << pair.runtime.serving.url << ", not started by perfgate\n";
+        return serve(pair);
+    }
     const auto estimate = estimate_memory(pair.model, suite);
     if (!estimate) return estimate.error();
     const FitDecision fit = check_fit(*estimate, req.host);

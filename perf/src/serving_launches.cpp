@@ -3,18 +3,11 @@
 #include <fmt/format.h>
 
 #include "perfgate/core/stats.hpp"
+#include "perfgate/serving/server_address.hpp"
 #include "perfgate/serving/server_process.hpp"
 
 namespace perfgate::perf {
 namespace {
-
-// Output lengths of a pass spread over half to one and a half times the workload's (its mean): with
-// one length for all, the clients of a closed loop run in lockstep or not by chance, and a new
-// request's prompt stalls the others' tokens only when they are out of step. Measured, tiny-llama-ci
-// at concurrency 4, two unchanged runs: ITL p99 8.7 ms in lockstep, 35.3 ms out of it. Spread
-// lengths keep the clients out of step in every run, as real traffic is (vLLM's random dataset
-// spreads its lengths the same way, --random-range-ratio).
-constexpr double output_spread = 0.5;
 
 LaunchStop stop(const char* status, std::string reason) { return LaunchStop{StatusToken{status}, one_line(std::move(reason)), std::nullopt}; }
 
@@ -54,19 +47,42 @@ std::variant<serving::ServingSummary, LaunchStop> one_pass(const serving::LoadOp
     return summary;
 }
 
+// The server of the pair, ready: started here, or one that is already running (a "url"), which
+// is only waited for until healthy; `running` holds a started server until the pair ends.
+std::variant<serving::ServerAddress, LaunchStop> ready_server(const LaunchPlan& plan, ContentionGuard& guard,
+                                                              std::unique_ptr<serving::RunningServer>& running) {
+    const auto& url = plan.runtime.serving.url;
+    const std::chrono::milliseconds bound(static_cast<long long>(plan.workload.timeout_s * 1000));
+    if (!url.empty()) {
+        auto address = serving::parse_server_url(url);  // checked when the suite was read
+        if (!address) return stop("FAIL:bench", address.error().message);
+        if (auto ready = serving::wait_until_healthy(*address, plan.runtime.serving.health_path, bound); !ready)
+            return stop("FAIL:bench", ready.error().message);
+        return *address;
+    }
+    auto server = serving::start_server(server_launch(plan));
+    if (!server) return stop("FAIL:bench", server.error().message);
+    running = std::move(*server);
+    // The server runs through every pass without being waited for: its CPU is the pair's own.
+    guard.count_group_as_own(running->process_group());
+    return serving::ServerAddress{"127.0.0.1", running->port()};
+}
+
 }  // namespace
 
 std::variant<ServingReadings, LaunchStop> run_serving(const LaunchPlan& plan, ContentionGuard& guard, std::ostream& log) {
     const Workload& w = plan.workload;
     if (!guard.wait_until_quiet(log, plan.label)) return stop(StatusToken::contended, guard.reason());
-    auto server = serving::start_server(server_launch(plan));
-    if (!server) return stop("FAIL:bench", server.error().message);
-    // The server runs through every pass without being waited for: its CPU is the pair's own.
-    guard.count_group_as_own((*server)->process_group());
-    const auto options = load_options(plan, (*server)->port());
+    std::unique_ptr<serving::RunningServer> running;
+    auto server = ready_server(plan, guard, running);
+    if (auto* stopped = std::get_if<LaunchStop>(&server)) return *stopped;
+    const auto& address = std::get<serving::ServerAddress>(server);
+    auto options = load_options(plan, address.port);
+    options.host = address.host;
     const auto count = static_cast<std::size_t>(plan.runtime.serving.requests);
-    log << fmt::format("{}: server ready on port {}; {} requests per pass at concurrency {}\n", plan.label, options.port,
-                       count, options.concurrency);
+    log << fmt::format("{}: server ready at {}:{}{}; {} requests per pass at concurrency {}\n", plan.label, address.host,
+                       options.port, running ? "" : " (already running: not started by perfgate)", count,
+                       options.concurrency);
     ServingReadings readings;
     double client_cpu_s = 0;
     for (std::int64_t i = 0; i < w.warmup + w.repetitions; ++i) {
@@ -75,7 +91,7 @@ std::variant<ServingReadings, LaunchStop> run_serving(const LaunchPlan& plan, Co
         // (llama-server's slots, vLLM's prefix cache) would answer a repeated pass from its cache,
         // and its TTFT would drop tenfold after the warmup (measured: 99.9 ms, then 5.5-11.4 ms).
         const auto requests = serving::synthetic_requests(count, w.prompt_tokens, w.generated_tokens, 28 + static_cast<std::uint64_t>(i),
-                                                          output_spread);
+                                                          serving_output_spread);
         guard.launch_starting();
         auto pass = one_pass(options, requests, client_cpu_s);
         if (auto* stopped = std::get_if<LaunchStop>(&pass)) return *stopped;
@@ -86,7 +102,7 @@ std::variant<ServingReadings, LaunchStop> run_serving(const LaunchPlan& plan, Co
                            s.ttft_ms ? s.ttft_ms->p50 : 0.0, s.itl_ms ? s.itl_ms->p50 : 0.0);
         if (!warmup) readings.repetitions.push_back(s);
     }
-    (*server)->stop();
+    if (running) running->stop();
     const auto passes = static_cast<double>(w.warmup + w.repetitions) * static_cast<double>(count);
     readings.client_cpu_s_per_request = passes > 0 ? client_cpu_s / passes : 0;
     std::vector<double> beyond;

@@ -12,6 +12,8 @@
 #include "perfgate/core/json_fields.hpp"
 #include "perfgate/core/json_input.hpp"
 #include "perfgate/perf/runtime_adapter.hpp"
+#include "perfgate/serving/server_address.hpp"
+#include "suite_sweep.hpp"
 
 namespace perfgate::perf {
 namespace {
@@ -146,7 +148,7 @@ void read_kind_rules(JsonFields& r, const json& obj, const std::string& ptr, con
                      SuiteRuntime& rt) {
     if (adapter.check && !r.failed())
         if (auto problem = adapter.check(rt)) r.fail(ptr, *problem);
-    if (adapter.default_args.empty() && rt.args.empty() && !r.failed())
+    if (adapter.default_args.empty() && rt.args.empty() && rt.serving.url.empty() && !r.failed())
         r.fail(ptr, std::string("a \"") + rt.kind + "\" runtime needs \"args\" (there is no default command line)");
     rt.in_process_repetitions = adapter.in_process_repetitions;
     if (auto v = r.boolean(obj, ptr, "repetitions_in_process")) rt.in_process_repetitions = *v;
@@ -155,11 +157,18 @@ void read_kind_rules(JsonFields& r, const json& obj, const std::string& ptr, con
 // A serving runtime's load: its concurrency, requests per repetition and endpoints.
 void read_serving_load(JsonFields& r, const json& obj, const std::string& ptr, SuiteRuntime& rt) {
     const bool serving = rt.measure == Measure::serving;
-    for (const char* key : {"concurrency", "requests", "endpoint", "health_path"})
+    for (const char* key : {"concurrency", "requests", "requests_per_client", "endpoint", "health_path", "url"})
         if (obj.contains(key) && !serving && !r.failed())
             return r.fail(ptr + "/" + key, std::string("\"") + key + "\" is for a runtime with \"measure\": \"serving\"");
     if (auto v = r.integer(obj, ptr, "concurrency", 1)) rt.serving.concurrency = *v;
     if (auto v = r.integer(obj, ptr, "requests", 1)) rt.serving.requests = *v;
+    if (auto v = r.integer(obj, ptr, "requests_per_client", 1)) {
+        if (obj.contains("requests") && !r.failed())
+            return r.fail(ptr + "/requests_per_client", "give \"requests\" or \"requests_per_client\", not both");
+        if (*v > 100000) return r.fail(ptr + "/requests_per_client", "requests_per_client must be at most 100000");
+        rt.serving.requests_per_client = *v;
+        rt.serving.requests = *v * rt.serving.concurrency;
+    }
     if (!r.failed() && (rt.serving.concurrency < 1 || rt.serving.concurrency > 1024))
         r.fail(ptr + "/concurrency", "concurrency must be between 1 and 1024");
     if (!r.failed() && (rt.serving.requests < rt.serving.concurrency || rt.serving.requests > 100000))
@@ -197,19 +206,33 @@ void read_measure(JsonFields& r, const json& obj, const std::string& ptr, const 
         r.fail(ptr + "/measure", "a replay runtime prints recorded output: it has no instructions to count");
 }
 
+// "url": a server that is already running. perfgate starts nothing, so whatever would start it
+// (binary, args, flags, env) is refused rather than silently unused.
+void read_url(JsonFields& r, const json& obj, const std::string& ptr, SuiteRuntime& rt) {
+    auto url = r.string(obj, ptr, "url");
+    if (!url) return;
+    if (auto address = serving::parse_server_url(*url); !address) return r.fail(ptr + "/url", address.error().message);
+    for (const char* key : {"binary", "args", "flags", "env"})
+        if (obj.contains(key))
+            return r.fail(ptr + "/" + key, std::string("a runtime with \"url\" is a running server that perfgate does not "
+                                                       "start: \"") + key + "\" has no use");
+    rt.serving.url = *url;
+}
+
 void read_runtime(JsonFields& r, const json& obj, const std::string& ptr, const std::filesystem::path& base, SuiteRuntime& rt) {
     if (!obj.is_object()) return r.fail(ptr, "a runtime must be an object");
     only_keys(r, obj, ptr, {"name", "kind", "binary", "args", "flags", "env", "output", "patterns",
                            "repetitions_in_process", "version", "commit", "upstream_commit", "overlay_commit",
-                           "replay", "description", "format", "measure", "valgrind", "concurrency", "requests",
-                           "endpoint", "health_path"});
+                           "replay", "description", "format", "measure", "valgrind", "concurrency", "requests", "requests_per_client",
+                           "endpoint", "health_path", "sweep", "url"});
     rt.line = static_cast<int>(r.line(ptr));
     read_runtime_name(r, obj, ptr, rt);
     const auto kind = r.string(obj, ptr, "kind", Need::required).value_or("");
     const RuntimeAdapter* adapter = find_runtime_adapter(kind);
     if (adapter) rt.kind = kind;
     else if (!r.failed()) r.fail(ptr + "/kind", "unknown runtime kind \"" + kind + "\" (" + runtime_kind_names() + ")");
-    rt.binary = runtime_binary(base, r.string(obj, ptr, "binary", Need::required).value_or(""));
+    read_url(r, obj, ptr, rt);
+    if (rt.serving.url.empty()) rt.binary = runtime_binary(base, r.string(obj, ptr, "binary", Need::required).value_or(""));
     rt.args = r.strings(obj, ptr, "args");
     rt.flags = r.strings(obj, ptr, "flags");
     read_env(r, obj, ptr, rt.env);
@@ -258,6 +281,7 @@ const json* declared_list(JsonFields& r, const json& doc, const char* key) {
 
 struct DeclaredNames {
     std::unordered_set<std::string> models, runtimes, pairs;
+    SweptEntries swept;  // a swept entry's name -> its points' names, for "pairs"
 };
 
 // Each entry of a declared list (`key`: "models" or "runtimes") read with `read_entry`, up to the
@@ -286,9 +310,14 @@ void read_pair_entry(JsonFields& r, const json& p, const std::string& ptr, Decla
     for (std::size_t j = 0; j < models.size() && !r.failed(); ++j) {
         if (!names.models.count(models[j])) r.fail(ptr + "/models/" + std::to_string(j), "no model named \"" + models[j] + "\"");
         // Safe names hold no '/', so "runtime/model" names one pair.
-        else if (!names.pairs.insert(rt + "/" + models[j]).second)
-            r.fail(ptr + "/models/" + std::to_string(j), "pair " + rt + "/" + models[j] + " is listed twice");
-        s.pairs.push_back({rt, models[j]});
+        // A swept entry stands for its points.
+        const auto swept = names.swept.find(rt);
+        for (const auto& point : swept == names.swept.end() ? std::vector<std::string>{rt} : swept->second) {
+            if (r.failed()) break;
+            if (!names.pairs.insert(point + "/" + models[j]).second)
+                r.fail(ptr + "/models/" + std::to_string(j), "pair " + point + "/" + models[j] + " is listed twice");
+            s.pairs.push_back({point, models[j]});
+        }
     }
 }
 
@@ -326,6 +355,18 @@ const SuiteRuntime* Suite::find_runtime(const std::string& n) const {
     return nullptr;
 }
 
+Workload workload_of(const Suite& suite, const SuiteRuntime& runtime) {
+    Workload w = suite.workload;
+    if (!runtime.sweep) return w;
+    switch (runtime.sweep->axis) {
+    case SweepAxis::prompt_tokens: w.prompt_tokens = runtime.sweep->value; break;
+    case SweepAxis::generated_tokens: w.generated_tokens = runtime.sweep->value; break;
+    case SweepAxis::batch: w.batch = runtime.sweep->value; break;
+    case SweepAxis::concurrency: break;  // the load's (ServingLoad::concurrency), set when the sweep was expanded
+    }
+    return w;
+}
+
 Expected<Suite> parse_suite(const std::string& text, const std::string& origin, const std::filesystem::path& base) {
     auto parsed = parse_json_document(text, origin);
     if (!parsed) return parsed.error();
@@ -344,6 +385,8 @@ Expected<Suite> parse_suite(const std::string& text, const std::string& origin, 
         read_declared(r, *models, "models", "model", base, read_model, s.models, names.models);
     if (const json* runtimes = r.failed() ? nullptr : declared_list(r, doc, "runtimes"))
         read_declared(r, *runtimes, "runtimes", "runtime", base, read_runtime, s.runtimes, names.runtimes);
+    if (r.failed()) return r.error();
+    if (const json* runtimes = declared_list(r, doc, "runtimes")) names.swept = expand_sweeps(r, *runtimes, s.runtimes, names.runtimes);
     if (r.failed()) return r.error();
     // Instructions are counted by valgrind on the CPU: GPU kernels are invisible to it, and a
     // recorded output has nothing to count.

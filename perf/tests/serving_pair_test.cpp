@@ -8,7 +8,10 @@
 #include <sstream>
 
 #include "perfgate/core/csv.hpp"
+#include "perfgate/core/method_marks.hpp"
 #include "perfgate/perf/pair_runner.hpp"
+#include "perfgate/serving/server_address.hpp"
+#include "perfgate/serving/server_process.hpp"
 #include "test_support.hpp"
 
 using namespace perfgate;
@@ -157,4 +160,117 @@ TEST_CASE("serving pair: any OpenAI-compatible server by its own launch (kind op
     REQUIRE_FALSE(unreachable);
     CHECK_THAT(unreachable.error().message,
                Catch::Contains("serving-test.json:") && Catch::Contains("needs \"args\" that start the server on {port}"));
+}
+
+TEST_CASE("serving pair: a sweep's points run their own concurrency and prompt, and their rows name the sweep",
+          "[pair][serving][sweep]") {
+    const auto dir = perf::test::temp_dir("serving-sweep");
+    const std::string args = R"(["--port", "{port}", "--ttft-ms", "5", "--itl-ms", "2"])";
+    auto suite = suite_in(dir, R"({"suite": "serving-sweep", "backend": "cpu",
+      "workload": {"prompt_tokens": 16, "generated_tokens": 4, "warmup": 0, "repetitions": 1, "timeout_s": 60},
+      "models": [{"name": "m", "checkpoint": "model.gguf", "format": "Q8_0", "weight_bytes": 1000000}],
+      "runtimes": [
+        {"name": "server", "kind": "llama-server", "binary": "unused", "args": )" + args + R"(, "requests": 4,
+         "sweep": {"concurrency": [1, 2]}},
+        {"name": "long", "kind": "llama-server", "binary": "unused", "args": )" + args + R"(, "requests": 2,
+         "sweep": {"prompt_tokens": [8, 24]}}]})");
+    REQUIRE(suite);
+    REQUIRE(suite->pairs.size() == 4);
+    const auto run_point = [&](const std::string& runtime) {
+        PairRequest req;
+        req.runtime = runtime;
+        req.model = "m";
+        req.host = cpu_host();
+        req.results_dir = dir / "results";
+        // Given for the entry: every point runs it.
+        req.binaries[suite->find_runtime(runtime)->sweep->entry] = PERFGATE_FAKE_COMPLETION_SERVER;
+        std::ostringstream log, out;
+        auto outcome = run_pair(*suite, req, log, out);
+        REQUIRE(outcome);
+        INFO(log.str());
+        REQUIRE(outcome->status.text == "ok");
+        auto file = read_results_csv(outcome->csv.string());
+        REQUIRE(file);
+        for (const auto& row : file->rows)
+            if (row.runtime == runtime) return std::make_pair(row, log.str());
+        FAIL("no row of " << runtime);
+        return std::make_pair(ResultRow{}, std::string());
+    };
+    const auto [c2, c2_log] = run_point("server-c2");
+    CHECK(c2.batch == 2);
+    CHECK(c2.prompt_target_len == 16);
+    CHECK_THAT(c2_log, Catch::Contains("4 requests per pass at concurrency 2"));
+    CHECK(c2.flags == "perfgate.load=requests:4,output-spread:0.5 perfgate.sweep=server:concurrency");
+    const auto [p24, p24_log] = run_point("long-p24");
+    CHECK(p24.prompt_target_len == 24);  // the point's prompt, not the suite's 16
+    CHECK(p24.batch == 1);
+    CHECK(p24.flags == "perfgate.load=requests:2,output-spread:0.5 perfgate.sweep=long:prompt_tokens");
+    auto sweep = perfgate::sweep_of(p24.flags);
+    REQUIRE(sweep);
+    CHECK(perfgate::sweep_value(p24, sweep->axis) == 24);
+}
+
+TEST_CASE("serving pair: a server that is already running is driven by its URL, and left running",
+          "[pair][serving][url]") {
+    const auto dir = perf::test::temp_dir("serving-url");
+    serving::ServerLaunch launch;
+    launch.program = PERFGATE_FAKE_COMPLETION_SERVER;
+    launch.args = {"--port", "{port}", "--ttft-ms", "5", "--itl-ms", "2"};
+    auto server = serving::start_server(launch);
+    REQUIRE(server);
+    const std::string url = "http://127.0.0.1:" + std::to_string((*server)->port());
+    // No checkpoint on this host is read: the server holds its model.
+    auto suite = suite_in(dir, R"({"suite": "serving-url", "backend": "cpu",
+      "workload": {"prompt_tokens": 16, "generated_tokens": 4, "warmup": 0, "repetitions": 2, "timeout_s": 30},
+      "models": [{"name": "m", "checkpoint": "served-elsewhere"}],
+      "runtimes": [{"name": "server-c2", "kind": "openai-server", "url": ")" + url + R"(", "concurrency": 2,
+                    "requests": 4}]})");
+    REQUIRE(suite);
+    std::ostringstream log;
+    auto outcome = run_the_pair(*suite, dir, log);
+    REQUIRE(outcome);
+    INFO(log.str());
+    REQUIRE(outcome->status.text == "ok");
+    CHECK_THAT(log.str(), Catch::Contains("already running: not started by perfgate"));
+    auto file = read_results_csv(outcome->csv.string());
+    REQUIRE(file);
+    REQUIRE(file->rows.size() == 1);
+    CHECK(file->rows[0].command == url);
+    CHECK(file->rows[0].ttft_p50_ms_samples.size() == 2);
+    CHECK_FALSE(file->rows[0].model_bytes);
+    CHECK(serving::healthy({"127.0.0.1", (*server)->port()}, "/health"));  // still running: not perfgate's to stop
+    (*server)->stop();
+    // Stopped, the same pair fails within its bound, naming the URL.
+    auto gone = run_the_pair(*suite, dir, log);
+    REQUIRE(gone);
+    CHECK(gone->status.text == "FAIL:bench");
+    CHECK_THAT(gone->reason, Catch::Contains("did not answer 200 on /health"));
+}
+
+TEST_CASE("serving suites: a url is a running server, so nothing that would start one is taken", "[suite][serving][url]") {
+    const auto dir = perf::test::temp_dir("serving-url-suite");
+    const auto runtime_suite = [](const std::string& runtime) {
+        return R"({"suite": "u", "backend": "cpu",
+          "models": [{"name": "m", "checkpoint": "model.gguf", "weight_bytes": 1}],
+          "runtimes": [)" + runtime + "]}";
+    };
+    const auto refused = [&](const std::string& runtime) {
+        auto s = suite_in(dir, runtime_suite(runtime));
+        REQUIRE_FALSE(s);
+        return s.error().message;
+    };
+    CHECK_THAT(refused(R"({"name": "s", "kind": "openai-server", "url": "http://127.0.0.1:8000", "binary": "vllm"})"),
+               Catch::Contains("\"binary\" has no use"));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "openai-server", "url": "http://127.0.0.1:8000", "args": ["x"]})"),
+               Catch::Contains("\"args\" has no use"));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "openai-server", "url": "https://127.0.0.1:8000"})"),
+               Catch::StartsWith("serving-test.json:3:") && Catch::Contains("only http://"));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "llama-bench", "url": "http://127.0.0.1:8000"})"),
+               Catch::Contains("\"url\" is for a runtime with \"measure\": \"serving\""));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "openai-server", "binary": "vllm", "args": ["serve"]})"),
+               Catch::Contains("or the \"url\" of a server that is already running"));
+    auto ok = suite_in(dir, runtime_suite(R"({"name": "s", "kind": "llama-server", "url": "http://localhost:8080"})"));
+    REQUIRE(ok);
+    CHECK(ok->runtimes[0].serving.url == "http://localhost:8080");
+    CHECK(ok->runtimes[0].binary.empty());
 }

@@ -30,7 +30,7 @@ TEST_CASE("the shipped suites load", "[suite]") {
         CHECK_FALSE(s->pairs.empty());
         ++shipped;
     }
-    CHECK(shipped >= 8);  // cpu, cpu-instructions, cpu-serving, cuda, cuda-serving, metal, rocm, rocm-replay
+    CHECK(shipped >= 9);  // cpu, cpu-instructions, cpu-serving, cuda, cuda-serving, metal, rocm, rocm-replay, rocm-serving
     auto cpu = load_suite(test::source() / "perf/suites/cpu.json");
     REQUIRE(cpu);
     CHECK(cpu->pairs.size() == 5);  // every runtime with every model when "pairs" is absent
@@ -154,4 +154,68 @@ TEST_CASE("explicit pairs: every listed pair is kept once, a repeat is named wit
 TEST_CASE("a suite of 200,000 explicit pairs", "[!benchmark][suite]") {
     const auto text = explicit_pairs_suite(100000, false);
     BENCHMARK("parse_suite, 200,000 pairs") { return parse_suite(text, "x.json", "/base")->pairs.size(); };
+}
+
+TEST_CASE("a sweep becomes one runtime per value, in its place, and a pair of its entry stands for every point",
+          "[suite][sweep]") {
+    auto s = load_suite(test::source() / "perf/tests/data/sweep-suite.json");
+    REQUIRE(s);
+    std::vector<std::string> names;
+    for (const auto& rt : s->runtimes) names.push_back(rt.name);
+    CHECK(names == std::vector<std::string>{"llama-bench-p32", "llama-bench-p128", "llama-bench-p512", "llama-server-c1",
+                                            "llama-server-c2", "plain"});
+    REQUIRE(s->pairs.size() == 9);
+    CHECK(s->pairs[1].runtime == "llama-bench-p128");  // model by model, each with every point
+    CHECK(s->pairs[1].model == "a");
+    CHECK(s->pairs[3].runtime == "llama-bench-p32");
+    CHECK(s->pairs[3].model == "b");
+    CHECK(s->pairs[7].runtime == "llama-server-c2");
+    const SuiteRuntime& p128 = *s->find_runtime("llama-bench-p128");
+    REQUIRE(p128.sweep);
+    CHECK(p128.sweep->entry == "llama-bench");
+    CHECK(workload_of(*s, p128).prompt_tokens == 128);
+    CHECK(workload_of(*s, p128).generated_tokens == 16);
+    CHECK(s->workload.prompt_tokens == 64);  // the suite's own workload is untouched
+    const SuiteRuntime& c2 = *s->find_runtime("llama-server-c2");
+    CHECK(c2.serving.concurrency == 2);
+    CHECK(c2.serving.requests == 4);
+    CHECK(workload_of(*s, c2).prompt_tokens == 64);
+    CHECK_FALSE(s->find_runtime("plain")->sweep);
+    CHECK_FALSE(s->find_runtime("llama-bench"));  // the entry itself is not a runtime
+}
+
+TEST_CASE("a sweep that cannot be run as written is refused on its line", "[suite][sweep]") {
+    const auto with_runtime = [](const std::string& runtime) {
+        return std::string(R"({
+  "suite": "x",
+  "backend": "cpu",
+  "models": [{"name": "m", "checkpoint": "m.gguf", "weight_bytes": 1000}],
+  "runtimes": [
+    {"name": "r-c4", "kind": "llama-bench", "binary": "llama-bench"},
+    )") + runtime + "\n  ]\n}";
+    };
+    const auto refused = [&](const std::string& runtime) { return error_of(with_runtime(runtime)); };
+    CHECK_THAT(refused(R"({"name": "s", "kind": "llama-bench", "binary": "b", "sweep": {"concurrency": [1, 2]}})"),
+               Catch::StartsWith("suites/x.json:7:") && Catch::Contains("concurrency sweep is for a runtime with"));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "llama-server", "binary": "b", "sweep": {"batch": [1, 2]}})"),
+               Catch::Contains("batch is its concurrency"));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "llama-bench", "binary": "b", "sweep": {"prompt_tokens": [64, 64]}})"),
+               Catch::Contains("values must differ"));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "llama-bench", "binary": "b", "sweep": {"prompt_tokens": []}})"),
+               Catch::Contains("1 to 32 values"));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "llama-bench", "binary": "b", "sweep": {"prompt_tokens": [0]}})"),
+               Catch::Contains("expected an integer >= 1"));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "llama-bench", "binary": "b", "sweep": {"context": [1]}})"),
+               Catch::Contains("concurrency, prompt_tokens, generated_tokens or batch (got \"context\")"));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "llama-bench", "binary": "b", "sweep": {"prompt_tokens": [1], "batch": [2]}})"),
+               Catch::Contains("an object of one setting"));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "llama-server", "binary": "b", "requests": 4, "sweep": {"concurrency": [1, 8]}})"),
+               Catch::Contains("requests (4) must be at least the largest concurrency (8)"));
+    CHECK_THAT(refused(R"({"name": "s", "kind": "llama-server", "binary": "b", "concurrency": 2, "requests": 8, "sweep": {"concurrency": [1, 4]}})"),
+               Catch::Contains("declares no \"concurrency\" of its own"));
+    // A point may not take another runtime's name: a concurrency sweep of "r" makes "r-c4".
+    CHECK_THAT(refused(R"({"name": "r", "kind": "llama-server", "binary": "b", "requests": 4, "sweep": {"concurrency": [4]}})"),
+               Catch::Contains("the sweep's point \"r-c4\" is the name of another runtime"));
+    CHECK(parse_suite(with_runtime(R"({"name": "s", "kind": "llama-bench", "binary": "b", "sweep": {"batch": [1, 2]}})"),
+                      "x.json", "/base"));
 }

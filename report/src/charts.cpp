@@ -15,6 +15,7 @@
 #include "perfgate/gates/calendar.hpp"
 #include "escape.hpp"
 #include "gnuplot.hpp"
+#include "sweep_chart.hpp"
 
 namespace perfgate::report {
 namespace fs = boost::filesystem;
@@ -322,6 +323,20 @@ ChartOutcome draw_charts(const ReportData& data, const History& history, const s
              stem + "_" + word + ".svg", word, [&, m = metric](const std::string& d, const std::string& svg) {
                  return std::optional<GnuplotJob>(bar_chart_job(data, m, d, svg));
              });
+    }
+    // One chart per sweep of the page (sweep_chart.hpp).
+    const auto sweeps = sweep_series(data);
+    for (std::size_t i = 0; i < sweeps.size(); ++i) {
+        const auto& sweep = sweeps[i];
+        if (i == kMaxHistoryCharts) {
+            out.omitted.push_back(fmt::format("charts of {} more sweeps (at most {} are drawn)", sweeps.size() - i,
+                                              kMaxHistoryCharts));
+            break;
+        }
+        const auto name = fmt::format("sweep_{:02}", i + 1);
+        draw(fmt::format("Sweep: {} over {}, {}", sweep.entry, sweep_axis_name(sweep.axis), sweep.model),
+             stem + "_" + name + "_" + file_slug(sweep.entry + "-" + sweep.model) + ".svg", name,
+             [&](const std::string& d, const std::string& svg) { return std::optional(sweep_chart_job(sweep, d, svg)); });
     }
     // Each line's history points, gathered in one pass (a scan of every point per line was quadratic).
     std::vector<std::vector<const HistoryPoint*>> points_of(data.lines.size());

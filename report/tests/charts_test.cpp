@@ -4,6 +4,10 @@
 
 #include "perfgate/report/charts.hpp"
 #include "gnuplot.hpp"
+#include "sweep_chart.hpp"
+#include "perfgate/core/method_marks.hpp"
+#include <fmt/format.h>
+#include <tuple>
 #include "perfgate/report/make_report.hpp"
 #include "perfgate/test/rows.hpp"
 #include "report_test_support.hpp"
@@ -120,4 +124,53 @@ TEST_CASE("a page of more lines than a chart can show draws no bar chart and say
             CHECK_FALSE(fs::exists(calls));
         }
     }
+}
+
+TEST_CASE("a sweep's points are one chart over the swept setting, a panel per unit", "[report][charts][sweep]") {
+    testing::TempDir dir;
+    // A concurrency sweep of llama-server on m (points c1, c4, c16), a runtime outside any sweep,
+    // and a sweep of one point (no chart: a point is no curve).
+    std::vector<ResultRow> rows;
+    const std::vector<std::tuple<int, double, double>> points{{1, 50.0, 20.0}, {4, 150.0, 40.0}, {16, 300.0, 120.0}};
+    for (const auto& [concurrency, tok_s, ttft] : points) {
+        auto r = perfgate::test::make_row({.model = "m", .runtime = fmt::format("llama-server-c{}", concurrency),
+                                           .prompt_target_len = 128, .decode_tok_s = std::nullopt});
+        r.batch = concurrency;
+        r.flags = with_mark(load_mark(16, 0.5), sweep_mark("llama-server", SweepAxis::concurrency));
+        r.serving_output_tok_s = tok_s;
+        r.ttft_p50_ms = ttft;
+        rows.push_back(r);
+    }
+    rows.push_back(simple_row("llama-bench", "m", 10));
+    auto lone = perfgate::test::make_row({.model = "m", .runtime = "other-p64", .prompt_target_len = 64});
+    lone.flags = sweep_mark("other", SweepAxis::prompt_tokens);
+    rows.push_back(lone);
+    const auto csv = dir.file("cpu_cpu-box_2026-10-01.csv");
+    testing::write_perfgate_csv(csv, rows);
+    auto data = load_report_data({csv});
+    REQUIRE(data);
+    const auto sweeps = sweep_series(*data);
+    REQUIRE(sweeps.size() == 1);
+    CHECK(sweeps[0].entry == "llama-server");
+    CHECK(sweeps[0].axis == SweepAxis::concurrency);
+    CHECK(sweeps[0].points() == 3);
+    CHECK(sweeps[0].medians.at("serving_output_tok_s").at(16) == 300.0);
+    CHECK(sweeps[0].medians.at("ttft_p50_ms").at(4) == 40.0);
+    const auto job = sweep_chart_job(sweeps[0], "/tmp/d.dat", "/tmp/o.svg");
+    CHECK_THAT(job.script, Catch::Contains("set multiplot layout 2,1") && Catch::Contains("set logscale x 2") &&
+                               Catch::Contains("set xlabel 'concurrency'") && Catch::Contains("'1' 1, '4' 4, '16' 16"));
+    CHECK(job.data == "1 50\n4 150\n16 300\n\n\n1 20\n4 40\n16 120\n");
+    if (find_gnuplot("").empty()) {
+        WARN("gnuplot is not installed: rendering not checked");
+        return;
+    }
+    ReportOptions o;
+    o.results = {csv};
+    o.output = dir.file("out/page.md");
+    auto outcome = make_report(o);
+    REQUIRE(outcome);
+    const auto svg = dir.file("out/page_sweep_01_llama-server-m.svg");
+    REQUIRE(fs::exists(svg));
+    CHECK_THAT(testing::read_text(svg), Catch::Contains("m: llama-server over concurrency"));
+    CHECK_THAT(testing::read_text(o.output), Catch::Contains("page_sweep_01_llama-server-m.svg"));
 }

@@ -190,6 +190,11 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
     const perf::SuiteRuntime* runtime = manifest.find_runtime(request.runtime);
     if (!runtime)
         return make_error(manifest.path.string() + ": no runtime named \"" + request.runtime + "\" in this suite");
+    // Base and head are two builds that perfgate starts; a running server is one server.
+    if (!runtime->serving.url.empty())
+        return make_error(fmt::format("{}: runtime \"{}\" is a running server ({}): perfgate ab starts a base and a "
+                                      "head build, and cannot start one there",
+                                      manifest.path.string(), request.runtime, runtime->serving.url));
     const auto metrics = ab_metrics(*runtime);
     if (auto st = check_ab_rounds(request.stop, request.alpha, metrics.size()); !st) return st.error();
     if (auto st = check_binary("--base-binary", request.runtime, request.base_binary); !st) return st.error();

@@ -74,6 +74,31 @@ TEST_CASE("A/B: a missing binary is an error before any arm runs", "[runner][ab]
     CHECK(report.error().message.find("not found on PATH") != std::string::npos);
 }
 
+TEST_CASE("A/B: a running server (a url) is refused before anything runs", "[runner][ab][url]") {
+    auto suite = perf::parse_suite(R"({"suite": "u", "backend": "cpu",
+      "models": [{"name": "m", "checkpoint": "m.gguf", "weight_bytes": 1}],
+      "runtimes": [{"name": "staging", "kind": "openai-server", "url": "http://127.0.0.1:8000"}]})",
+                                   "u.json", "/base");
+    REQUIRE(suite);
+    perf::HostContext host;
+    host.backend = "cpu";
+    host.host = "stub-host";
+    test::TempDir dir("ab-url");
+    AbRequest r;
+    r.runtime = "staging";
+    r.base_binary = "/bin/sh";
+    r.head_binary = "/bin/sh";
+    r.results_dir = dir.path / "results";
+    r.contention = perf::ContentionMode::off;
+    std::ostringstream log;
+    auto report = run_ab(*suite, host, r, log);
+    REQUIRE_FALSE(report);
+    CHECK(report.error().message ==
+          "u.json: runtime \"staging\" is a running server (http://127.0.0.1:8000): perfgate ab starts a base and a head "
+          "build, and cannot start one there");
+    CHECK(log.str().empty());
+}
+
 TEST_CASE("A/B: a model that decided nothing prints INCONCLUSIVE, not PASS", "[runner][ab]") {
     AbReport r;
     r.runtime = "llama-bench";

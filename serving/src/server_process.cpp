@@ -3,37 +3,15 @@
 #include <signal.h>
 
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <fmt/format.h>
 
 #include "perfgate/core/text.hpp"
+#include "perfgate/serving/server_address.hpp"
 
 namespace perfgate::serving {
 namespace {
 
-namespace beast = boost::beast;
-namespace http = beast::http;
 namespace net = boost::asio;
-
-// One GET of the health endpoint: true on 200 (llama-server answers 503 while it loads the model).
-bool healthy(std::uint16_t port, const std::string& path) {
-    try {
-        net::io_context io;
-        beast::tcp_stream stream(io);
-        stream.expires_after(std::chrono::seconds(2));
-        stream.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-        http::request<http::empty_body> req{http::verb::get, path, 11};
-        req.set(http::field::host, "127.0.0.1");
-        http::write(stream, req);
-        beast::flat_buffer buffer;
-        http::response<http::string_body> res;
-        http::read(stream, buffer, res);
-        return res.result() == http::status::ok;
-    } catch (const std::exception&) {
-        return false;
-    }
-}
 
 std::string with_port(std::string arg, std::uint16_t port) {
     for (auto at = arg.find("{port}"); at != std::string::npos; at = arg.find("{port}", at))
@@ -99,7 +77,7 @@ Expected<std::unique_ptr<RunningServer>> start_server(const ServerLaunch& launch
             return make_error(fmt::format("{}: could not start: {}", launch.program, output_tail(ended)));
         }
     server->group_ = group.get();
-    while (!healthy(*port, launch.health_path)) {
+    while (!healthy(ServerAddress{"127.0.0.1", *port}, launch.health_path)) {
         if (server->finished_.wait_for(std::chrono::milliseconds(100)) == std::future_status::ready) {
             auto ended = server->stop();
             return make_error(fmt::format("{}: exited (status {}) before it was ready: {}", launch.program,

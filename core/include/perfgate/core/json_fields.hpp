@@ -54,6 +54,9 @@ public:
     std::optional<bool> boolean(const nlohmann::json& object, std::string_view pointer, const char* key);
     // An array of strings; absent gives an empty list.
     std::vector<std::string> strings(const nlohmann::json& object, std::string_view pointer, const char* key);
+    // An array of whole numbers >= min; absent gives an empty list.
+    std::vector<std::int64_t> integers(const nlohmann::json& object, std::string_view pointer, const char* key,
+                                       std::int64_t min);
 
 private:
     // The member `key` of `object`, or nullptr (with a problem when it is required).

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "perfgate/core/expected.hpp"
+#include "perfgate/core/method_marks.hpp"
 #include "perfgate/core/metric.hpp"
 #include "perfgate/perf/adapters.hpp"
 
@@ -36,8 +37,23 @@ using perfgate::Measure;
 struct ServingLoad {
     std::int64_t concurrency = 1;     // clients sending at once; also the server's slots ({concurrency})
     std::int64_t requests = 8;        // requests per repetition
+    // Given instead of requests: each client's share, so the points of a concurrency sweep do
+    // alike work per client (requests = requests_per_client x concurrency).
+    std::optional<std::int64_t> requests_per_client;
     std::string endpoint = "/v1/completions";
     std::string health_path = "/health";
+    // A server that is already running, which perfgate does not start or stop (docs/serving.md,
+    // "A server that is already running"): http://host:port; empty: perfgate starts the binary.
+    std::string url;
+};
+
+// A runtime that is one point of a sweep (a runtime entry's "sweep", docs/serving.md "Sweeps"): the
+// entry was expanded into one runtime per value, each a test, a row and a history of its own, named
+// <entry>-<letter><value> (sweep_point_name).
+struct SweepPoint {
+    std::string entry;  // the declared runtime's name
+    SweepAxis axis = SweepAxis::concurrency;
+    std::int64_t value = 0;
 };
 
 struct SuiteRuntime {
@@ -58,6 +74,7 @@ struct SuiteRuntime {
     Measure measure = Measure::time;
     std::string valgrind = "valgrind";      // measure instructions: the valgrind to run it under
     ServingLoad serving;                    // measure serving: the load
+    std::optional<SweepPoint> sweep;        // a point of a sweep; its setting is applied (workload_of, serving)
     int line = 0;
 };
 
@@ -105,6 +122,9 @@ struct Suite {
     const SuiteModel* find_model(const std::string& name) const;
     const SuiteRuntime* find_runtime(const std::string& name) const;
 };
+
+// The workload a runtime's pairs run: the suite's, with a sweep point's prompt, output or batch.
+Workload workload_of(const Suite& suite, const SuiteRuntime& runtime);
 
 // Parses and validates a manifest; `origin` names it in messages ("suites/cpu.json:12: ...").
 // Relative paths are resolved against `base_dir`.

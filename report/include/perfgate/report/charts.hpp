@@ -1,6 +1,7 @@
 #pragma once
 // The page's SVG charts, drawn by gnuplot beside the page: decode and prefill tok/s per model per
-// runtime (bars with the sample range), and the history of each model on this host.
+// runtime (bars with the sample range), each sweep's figures over its setting, and the history of
+// each model on this host.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -38,7 +39,8 @@ struct ChartOutcome {
     std::vector<std::string> omitted;   // charts left out because the page is too large for them
 };
 
-// Writes <stem>_decode.svg, <stem>_prefill.svg and, for each model measured on two or more dates,
+// Writes <stem>_decode.svg, <stem>_prefill.svg, for each sweep of two or more points
+// <stem>_sweep_<n>_<runtime>-<model>.svg and, for each model measured on two or more dates,
 // <stem>_history_<n>_<model>.svg into `dir`.
 ChartOutcome draw_charts(const ReportData& data, const History& history, const std::string& dir,
                          const std::string& stem, const ChartOptions& options);
