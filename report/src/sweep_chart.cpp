@@ -47,7 +47,9 @@ std::vector<SweepSeries> sweep_series(const ReportData& data) {
             if (cell.status != "ok") continue;
             auto point = point_of(cell);
             if (!point) continue;
-            const auto& [sweep, value] = *point;
+            // Not a structured binding: clang 14 cannot capture one in the lambda below.
+            const SweepMembership& sweep = point->first;
+            const std::int64_t value = point->second;
             auto it = std::find_if(out.begin(), out.end(), [&](const SweepSeries& s) {
                 return s.entry == sweep.entry && s.model == line.model && s.axis == sweep.axis;
             });
