@@ -50,9 +50,7 @@ std::string runtime_colour(const ReportData& data, const std::string& runtime) {
     return palette[i % (sizeof palette / sizeof palette[0])];
 }
 
-std::optional<Spread> metric_of(const RuntimeCell& cell, const std::string& metric) {
-    return metric == "decode_tok_s" ? cell.decode : cell.prefill;
-}
+std::optional<Spread> metric_of(const RuntimeCell& cell, const std::string& metric) { return cell.spread(metric); }
 
 }  // namespace
 
@@ -67,6 +65,15 @@ std::string y_axis(double lo, double hi, const std::string& what) {
         return fmt::format("set logscale y\nset yrange [{}:{}]\nset ylabel '{} (log scale)'\n", bottom, top, what);
     }
     return fmt::format("set yrange [0:{}]\nset ylabel '{}'\n", hi > 0 ? hi * 1.15 : 1.0, what);
+}
+
+// Whether some cell of the page has a reading of the metric: a page of servers has no decode
+// rate, and its bar chart would be an empty frame.
+bool any_reading(const ReportData& data, const std::string& metric) {
+    for (const auto& line : data.lines)
+        for (const auto& [rt, cell] : line.cells)
+            if (cell.status == "ok" && metric_of(cell, metric)) return true;
+    return false;
 }
 
 }  // namespace
@@ -321,6 +328,7 @@ ChartOutcome draw_charts(const ReportData& data, const History& history, const s
         if (!bars) break;
         draw(word == "decode" ? "Decode tok/s per model and runtime" : "Prefill tok/s per model and runtime",
              stem + "_" + word + ".svg", word, [&, m = metric](const std::string& d, const std::string& svg) {
+                 if (!any_reading(data, m)) return std::optional<GnuplotJob>();
                  return std::optional<GnuplotJob>(bar_chart_job(data, m, d, svg));
              });
     }

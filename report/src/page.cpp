@@ -15,11 +15,29 @@
 #include "perfgate/core/text.hpp"
 #include "perfgate/core/project_paths.hpp"
 #include "escape.hpp"
+#include "sweep_series.hpp"
+#include "sweep_tables.hpp"
 
 namespace perfgate::report {
 namespace {
 
 using Rows = std::vector<const ResultRow*>;
+
+// The page's runtimes as its tables show them: the points of a sweep (sweep_series.hpp) get a
+// table of their own; every other runtime is a column of the results table.
+struct Layout {
+    std::vector<SweepSeries> sweeps;
+    std::vector<std::string> columns;  // runtimes that are no sweep's point, in the page's order
+
+    explicit Layout(const ReportData& d) : sweeps(sweep_series(d)) {
+        const auto points = sweep_point_runtimes(sweeps);
+        for (const auto& rt : d.runtimes)
+            if (!points.count(rt)) columns.push_back(rt);
+    }
+    bool has_column(const ModelLine& line) const {
+        return std::any_of(columns.begin(), columns.end(), [&](const std::string& rt) { return line.cells.count(rt) > 0; });
+    }
+};
 
 std::string md(const std::string& s) { return markdown_text(s); }
 
@@ -66,13 +84,16 @@ std::string cell_text(const ModelLine& line, const std::string& runtime, bool de
 // The memory metrics' columns: host memory, and device memory where it was sampled.
 // The columns of the metrics beside the two rates (peak memory, device memory, instructions per
 // token), from the metric table (perfgate/core/metric.hpp), in its order: those some cell has.
-std::vector<const Metric*> figure_columns(const ReportData& d) {
+std::vector<const Metric*> figure_columns(const ReportData& d, const std::vector<std::string>& runtimes) {
     std::vector<const Metric*> shown;
     for (const auto& m : metrics()) {
         if (m.key == "decode_tok_s" || m.key == "prefill_tok_s") continue;
         bool any = false;
         for (const auto& line : d.lines)
-            for (const auto& [runtime, cell] : line.cells) any = any || cell.figures.count(std::string(m.key));
+            for (const auto& rt : runtimes) {
+                auto it = line.cells.find(rt);
+                any = any || (it != line.cells.end() && it->second.figures.count(std::string(m.key)));
+            }
         if (any) shown.push_back(&m);
     }
     return shown;
@@ -182,12 +203,15 @@ std::string prompt_gen_cell(const ModelLine& line, const std::vector<std::string
     return fmt::format("{}", fmt::join(all, ", "));
 }
 
-void render_header(std::string& p, const PageInputs& in) {
+void render_header(std::string& p, const PageInputs& in, const Layout& layout) {
     const auto& d = *in.data;
     const Rows rows = d.all_rows();
     const auto host_name = [](const std::string& h) { return md(h.empty() ? "unknown host" : h); };
     const auto dates = distinct(rows, [](const ResultRow& r) { return r.date; });
-    p += fmt::format("# Benchmark results: {} on {} ({})\n\n", fmt::join(mapped(d.runtimes, md), " vs "),
+    std::vector<std::string> shown = mapped(layout.columns, md);
+    for (const auto& sweep : layout.sweeps)
+        if (auto t = sweep_title(sweep); std::find(shown.begin(), shown.end(), t) == shown.end()) shown.push_back(t);
+    p += fmt::format("# Benchmark results: {} on {} ({})\n\n", fmt::join(shown, " vs "),
                      fmt::join(mapped(d.hosts, host_name), ", "), list_or_not_recorded(dates));
     p += "Made by `perfgate report` from the result files listed under *Method*. ";
     bool imported = false, synthetic = false;
@@ -262,21 +286,30 @@ void render_method(std::string& p, const PageInputs& in) {
 // Whether the rate columns have anything to say: a cell with a prefill or decode rate, or a status
 // other than ok (shown there). A page of serving pairs only (docs/serving.md) has neither, and the
 // columns would read "not run" and "-" for every server.
-bool any_offline_rate(const ReportData& d) {
+bool any_offline_rate(const ReportData& d, const std::vector<std::string>& runtimes) {
     for (const auto& line : d.lines)
-        for (const auto& [runtime, cell] : line.cells)
-            if (cell.prefill || cell.decode || cell.status != "ok") return true;
+        for (const auto& rt : runtimes) {
+            auto it = line.cells.find(rt);
+            if (it == line.cells.end()) continue;
+            if (it->second.prefill || it->second.decode || it->second.status != "ok") return true;
+        }
     return false;
 }
 
-void render_results(std::string& p, const PageInputs& in) {
+void render_results(std::string& p, const PageInputs& in, const Layout& layout) {
     const auto& d = *in.data;
-    const bool rates = any_offline_rate(d);
+    const auto& runtimes = layout.columns;
+    const bool rates = any_offline_rate(d, runtimes);
     const auto* cmp = in.comparison && rates ? &*in.comparison : nullptr;
     p += "## Results\n\n";
+    const bool table = std::any_of(d.lines.begin(), d.lines.end(), [&](const ModelLine& l) { return layout.has_column(l); });
+    if (!table) {  // only sweeps: their tables are the results
+        p += sweep_tables(layout.sweeps);
+        return;
+    }
     std::string head = "| Model | Data | Format | Size | Prompt/generated tokens |";
     std::string rule = "|---|---|---|---|---|";
-    for (const auto& rt : rates ? d.runtimes : std::vector<std::string>{}) {
+    for (const auto& rt : rates ? runtimes : std::vector<std::string>{}) {
         head += fmt::format(" {} prefill tok/s |", md(rt));
         rule += "---:|";
     }
@@ -284,7 +317,7 @@ void render_results(std::string& p, const PageInputs& in) {
         head += fmt::format(" prefill {}/{} |", md(cmp->pair.a), md(cmp->pair.b));
         rule += "---:|";
     }
-    for (const auto& rt : rates ? d.runtimes : std::vector<std::string>{}) {
+    for (const auto& rt : rates ? runtimes : std::vector<std::string>{}) {
         head += fmt::format(" {} decode tok/s |", md(rt));
         rule += "---:|";
     }
@@ -292,13 +325,15 @@ void render_results(std::string& p, const PageInputs& in) {
         head += fmt::format(" decode {}/{} |", md(cmp->pair.a), md(cmp->pair.b));
         rule += "---:|";
     }
-    const auto figures = figure_columns(d);
+    const auto figures = figure_columns(d, runtimes);
     for (const auto* m : figures)
-        for (const auto& rt : d.runtimes) {
+        for (const auto& rt : runtimes) {
             head += fmt::format(" {} {} {} |", md(rt), m->label, m->display_unit);
             rule += "---:|";
         }
-    if (in.bandwidth) {
+    // Efficiency is a share of the decode rate: a table without rates (servers only) has none.
+    const auto* bandwidth = rates && in.bandwidth ? &*in.bandwidth : nullptr;
+    if (bandwidth) {
         head += " Decode efficiency (share of memory bandwidth) |";
         rule += "---|";
     }
@@ -309,25 +344,26 @@ void render_results(std::string& p, const PageInputs& in) {
     if (cmp)
         for (const auto& m : cmp->models) ratio_of[m.line] = &m;
     for (const auto& line : d.lines) {
+        if (!layout.has_column(line)) continue;  // a line of sweep points only
         const auto found = ratio_of.find(&line);
         const ModelRatio* ratio = found == ratio_of.end() ? nullptr : found->second;
         std::string row = fmt::format("| {} | {} | {} | {} | {} |", model_cell(line), data_label(line), format_cell(line),
-                                      size_text(line), prompt_gen_cell(line, d.runtimes));
+                                      size_text(line), prompt_gen_cell(line, runtimes));
         if (rates)
-            for (const auto& rt : d.runtimes) row += " " + cell_text(line, rt, false) + " |";
+            for (const auto& rt : runtimes) row += " " + cell_text(line, rt, false) + " |";
         if (cmp) row += (ratio && ratio->prefill_ratio ? fmt::format(" {:.3f} |", *ratio->prefill_ratio) : " - |");
         if (rates)
-            for (const auto& rt : d.runtimes) row += " " + cell_text(line, rt, true) + " |";
+            for (const auto& rt : runtimes) row += " " + cell_text(line, rt, true) + " |";
         if (cmp)
             row += (ratio && ratio->decode_ratio ? fmt::format(" {:.3f}{} |", *ratio->decode_ratio, ratio->below_min ? " **below gate**" : "")
                                                  : " - |");
         for (const auto* m : figures)
-            for (const auto& rt : d.runtimes) row += " " + figure_text(line, rt, *m) + " |";
-        if (in.bandwidth) row += " " + efficiency_text(line, d.runtimes, *in.bandwidth) + " |";
+            for (const auto& rt : runtimes) row += " " + figure_text(line, rt, *m) + " |";
+        if (bandwidth) row += " " + efficiency_text(line, runtimes, *bandwidth) + " |";
         p += row + "\n";
     }
     p += "\n";
-    if (in.bandwidth)
+    if (bandwidth)
         p += fmt::format("Decode efficiency: share = bytes a decoded token reads × decode tok/s ÷ memory bandwidth, here "
                          "{} ({}, measured {}; `{}` of the thresholds folder). The bytes a token reads are the row's "
                          "`active_model_bytes` where it recorded them (every weight once, a mixture's active experts "
@@ -338,10 +374,11 @@ void render_results(std::string& p, const PageInputs& in) {
                          md(in.bandwidth->source), md(in.bandwidth->date),
                          // The folder is the maker's; the file name and line are what a reader can find.
                          boost::filesystem::path(in.bandwidth->where).filename().string());
-    else
+    else if (rates)
         p += "Decode efficiency is not computed: the memory bandwidth of this host is not known" +
              (in.bandwidth_note.empty() ? std::string() : " (" + in.bandwidth_note + ")") +
              "; docs/report.md says how to measure and record it.\n\n";
+    p += sweep_tables(layout.sweeps);
 }
 
 void render_comparison(std::string& p, const PageInputs& in) {
@@ -448,10 +485,11 @@ void render_reproduce(std::string& p, const PageInputs& in) {
 
 std::string render_page(const PageInputs& in) {
     std::string p;
-    render_header(p, in);
+    const Layout layout(*in.data);
+    render_header(p, in, layout);
     render_environment(p, in);
     render_method(p, in);
-    render_results(p, in);
+    render_results(p, in, layout);
     render_comparison(p, in);
     render_history_verdicts(p, in.verdicts);
     render_charts(p, in);

@@ -78,6 +78,13 @@ std::string format_from_model_name(const std::string& model) {
     return out;
 }
 
+std::optional<Spread> RuntimeCell::spread(const std::string& key) const {
+    if (key == "decode_tok_s") return decode;
+    if (key == "prefill_tok_s") return prefill;
+    auto it = figures.find(key);
+    return it == figures.end() ? std::nullopt : std::optional(it->second);
+}
+
 std::vector<const ResultRow*> ReportData::all_rows() const {
     std::vector<const ResultRow*> rows;
     for (const auto& f : files)

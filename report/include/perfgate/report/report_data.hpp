@@ -34,6 +34,9 @@ struct RuntimeCell {
     std::string host, date;         // latest date of its rows
     std::vector<std::string> prompt_gen;  // distinct "prompt/generated" token counts
     std::string format;             // its rows' `format` (a runtime may load other weights: bf16)
+
+    // The spread of a registered metric (decode, prefill or a figure), if the cell has it.
+    std::optional<Spread> spread(const std::string& key) const;
 };
 
 struct ModelLine {
