@@ -57,6 +57,18 @@ Expected<PairOutcome> run_the_pair(const Suite& suite, const fs::path& dir, std:
     return run_pair(suite, req, log, out);
 }
 
+// Runs the suite's one pair, which must end ok with one recorded row, and returns that row.
+ResultRow the_recorded_row(const Suite& suite, const fs::path& dir, std::ostringstream& log) {
+    auto outcome = run_the_pair(suite, dir, log);
+    REQUIRE(outcome);
+    INFO(log.str());
+    REQUIRE(outcome->status.text == "ok");
+    auto file = read_results_csv(outcome->csv.string());
+    REQUIRE(file);
+    REQUIRE(file->rows.size() == 1);
+    return file->rows[0];
+}
+
 }  // namespace
 
 TEST_CASE("serving pair: the server driven at its concurrency, one sample per pass, recorded", "[pair][serving]") {
@@ -64,16 +76,9 @@ TEST_CASE("serving pair: the server driven at its concurrency, one sample per pa
     auto suite = suite_in(dir, suite_json(R"(["--port", "{port}", "--ttft-ms", "20", "--itl-ms", "5"])"));
     REQUIRE(suite);
     std::ostringstream log;
-    auto outcome = run_the_pair(*suite, dir, log);
-    REQUIRE(outcome);
-    INFO(log.str());
-    REQUIRE(outcome->status.text == "ok");
+    const auto row = the_recorded_row(*suite, dir, log);
     CHECK_THAT(log.str(), Catch::Contains("4 requests per pass at concurrency 2") && Catch::Contains("warmup 1") &&
                               Catch::Contains("pass 2"));
-    auto file = read_results_csv(outcome->csv.string());
-    REQUIRE(file);
-    REQUIRE(file->rows.size() == 1);
-    const ResultRow& row = file->rows.front();
     CHECK(row.batch == 2);  // the load's concurrency keeps the pair apart from other concurrencies
     CHECK(row.ttft_p50_ms_samples.size() == 2);
     CHECK(row.serving_output_tok_s_samples.size() == 2);
@@ -143,17 +148,11 @@ TEST_CASE("serving pair: any OpenAI-compatible server by its own launch (kind op
     REQUIRE(suite);
     CHECK(suite->runtimes[0].measure == Measure::serving);  // the kind's default: a server
     std::ostringstream log;
-    auto outcome = run_the_pair(*suite, dir, log);
-    REQUIRE(outcome);
-    INFO(log.str());
-    REQUIRE(outcome->status.text == "ok");
-    auto file = read_results_csv(outcome->csv.string());
-    REQUIRE(file);
-    REQUIRE(file->rows.size() == 1);
-    CHECK(file->rows[0].runtime == "server-c2");
-    REQUIRE(file->rows[0].ttft_p50_ms);
-    CHECK(*file->rows[0].ttft_p50_ms >= 10.0);
-    CHECK(file->rows[0].itl_p50_ms_samples.size() == 2);
+    const auto row = the_recorded_row(*suite, dir, log);
+    CHECK(row.runtime == "server-c2");
+    REQUIRE(row.ttft_p50_ms);
+    CHECK(*row.ttft_p50_ms >= 10.0);
+    CHECK(row.itl_p50_ms_samples.size() == 2);
 
     // Without {port} in its arguments it could not be reached: refused when the suite is read.
     auto unreachable = suite_in(dir / "no-port", suite_json(R"(["--port", "8000"])", "", "openai-server"));
@@ -227,17 +226,11 @@ TEST_CASE("serving pair: a server that is already running is driven by its URL, 
                     "requests": 4}]})");
     REQUIRE(suite);
     std::ostringstream log;
-    auto outcome = run_the_pair(*suite, dir, log);
-    REQUIRE(outcome);
-    INFO(log.str());
-    REQUIRE(outcome->status.text == "ok");
+    const auto row = the_recorded_row(*suite, dir, log);
     CHECK_THAT(log.str(), Catch::Contains("already running: not started by perfgate"));
-    auto file = read_results_csv(outcome->csv.string());
-    REQUIRE(file);
-    REQUIRE(file->rows.size() == 1);
-    CHECK(file->rows[0].command == url);
-    CHECK(file->rows[0].ttft_p50_ms_samples.size() == 2);
-    CHECK_FALSE(file->rows[0].model_bytes);
+    CHECK(row.command == url);
+    CHECK(row.ttft_p50_ms_samples.size() == 2);
+    CHECK_FALSE(row.model_bytes);
     CHECK(serving::healthy({"127.0.0.1", (*server)->port()}, "/health"));  // still running: not perfgate's to stop
     (*server)->stop();
     // Stopped, the same pair fails within its bound, naming the URL.

@@ -156,7 +156,7 @@ TEST_CASE("a sweep's points are one chart over the swept setting, a panel per un
     CHECK(sweeps[0].points() == 3);
     CHECK(sweeps[0].medians.at("serving_output_tok_s").at(16) == 300.0);
     CHECK(sweeps[0].medians.at("ttft_p50_ms").at(4) == 40.0);
-    const auto job = sweep_chart_job(sweeps[0], "/tmp/d.dat", "/tmp/o.svg");
+    const auto job = sweep_chart_job(sweeps[0], "d.dat", "o.svg");
     CHECK_THAT(job.script, Catch::Contains("set multiplot layout 2,1") && Catch::Contains("set logscale x 2") &&
                                Catch::Contains("set xlabel 'concurrency'") && Catch::Contains("'1' 1, '4' 4, '16' 16"));
     CHECK(job.data == "1 50\n4 150\n16 300\n\n\n1 20\n4 40\n16 120\n");

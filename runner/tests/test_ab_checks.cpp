@@ -18,6 +18,17 @@
 using namespace perfgate;
 using namespace perfgate::runner;
 
+namespace {
+
+perf::HostContext stub_host() {
+    perf::HostContext host;
+    host.backend = "cpu";
+    host.host = "stub-host";
+    return host;
+}
+
+}  // namespace
+
 TEST_CASE("A/B rounds: too few to decide are refused with the fewest that would do", "[runner][ab]") {
     const auto two = check_ab_rounds({2, 2}, 0.01);
     REQUIRE_FALSE(two);
@@ -50,9 +61,7 @@ TEST_CASE("A/B rounds: too few to decide are refused with the fewest that would 
 TEST_CASE("A/B: a missing binary is an error before any arm runs", "[runner][ab]") {
     auto suite = perf::load_suite(test::source_path("perf/tests/data/stub-cpu-suite.json"));
     REQUIRE(suite);
-    perf::HostContext host;
-    host.backend = "cpu";
-    host.host = "stub-host";
+    const auto host = stub_host();
     test::TempDir dir("ab-checks");
     AbRequest r;
     r.runtime = "stubcpu-ok";
@@ -80,9 +89,7 @@ TEST_CASE("A/B: a running server (a url) is refused before anything runs", "[run
       "runtimes": [{"name": "staging", "kind": "openai-server", "url": "http://127.0.0.1:8000"}]})",
                                    "u.json", "/base");
     REQUIRE(suite);
-    perf::HostContext host;
-    host.backend = "cpu";
-    host.host = "stub-host";
+    const auto host = stub_host();
     test::TempDir dir("ab-url");
     AbRequest r;
     r.runtime = "staging";
