@@ -231,19 +231,47 @@ private:
             if (!b) b = match_in_file(*explicit_, g, true);
             return std::pair<HistoryFile*, const SampleGroup*>{explicit_.get(), b};
         }
-        for (const auto& s : series_of(g)) {
-            for (HistoryFile* f : history_.candidates(s, g.host, g.date())) {
+        std::pair<HistoryFile*, const SampleGroup*> found{nullptr, nullptr};
+        auto st = for_each_history_group(g, spellings, g.date(), [&](HistoryFile* f, const SampleGroup* any) {
+            if (const SampleGroup* b = machines_.rows_of(any, detail::machine_of(g))) {
+                found = {f, b};
+                return true;
+            }
+            if (any) others.add(*any);
+            return false;
+        });
+        if (!st) return st.error();
+        return found;
+    }
+
+    // Visits the pair's group (nullptr when the file has none) in each history file of its series
+    // and host dated on or before `date`, newest first, loading the files that mention the model;
+    // `visit(file, group)` returns true to stop.
+    template <typename Visit>
+    Status for_each_history_group(const SampleGroup& g, const std::vector<std::string>& spellings,
+                                  const std::string& date, Visit visit) {
+        for (const auto& s : series_of(g))
+            for (HistoryFile* f : history_.candidates(s, g.host, date)) {
                 auto mentions = BenchmarkHistory::mentions_any(*f, spellings);
                 if (!mentions) return mentions.error();
                 if (!*mentions) continue;
                 if (auto st = BenchmarkHistory::load(*f, catalog_); !st) return st.error();
-                const SampleGroup* any = match_in_file(*f, g, false);
-                if (const SampleGroup* b = machines_.rows_of(any, detail::machine_of(g)))
-                    return std::pair<HistoryFile*, const SampleGroup*>{f, b};
-                if (any) others.add(*any);
+                if (visit(f, match_in_file(*f, g, false))) return Ok{};
             }
-        }
-        return std::pair<HistoryFile*, const SampleGroup*>{nullptr, nullptr};
+        return Ok{};
+    }
+
+    // Every other machine's readings of the pair on this host (rows of the current machine left
+    // out), from all its history files.
+    Expected<detail::OtherMachines> other_machines(const SampleGroup& g, const std::vector<std::string>& spellings) {
+        detail::OtherMachines others;
+        const std::string machine = detail::machine_of(g);
+        auto st = for_each_history_group(g, spellings, g.date(), [&](HistoryFile*, const SampleGroup* any) {
+            if (any) others.add(*any, machine);
+            return false;
+        });
+        if (!st) return st.error();
+        return others;
     }
 
     // The pair's reference level among `levels` (oldest first), with the acknowledgements that
@@ -327,26 +355,22 @@ private:
         const std::string& headline = headline_metric(g);
         std::size_t runs = run_levels(*b, headline).size();
         std::set<HistoryFile*> seen{baseline_file};
-        for (const auto& s : series_of(g)) {
-            for (HistoryFile* f : history_.candidates(s, g.host, baseline_file->name.date)) {
-                if (runs >= options_.history_rule.horizon) break;
-                if (!seen.insert(f).second) continue;
-                auto mentions = BenchmarkHistory::mentions_any(*f, spellings);
-                if (!mentions) return mentions.error();
-                if (!*mentions) continue;
-                if (auto st = BenchmarkHistory::load(*f, catalog_); !st) return st.error();
-                const SampleGroup* h = machines_.rows_of(match_in_file(*f, g, false), detail::machine_of(g));
-                if (!h || h->ok_rows.empty()) continue;
-                // A run of another prompt length or decode budget is another workload, and one with
-                // other runtime flags (llama-bench -t 2 before the CPU thread default) another
-                // method: neither belongs to the baseline's noise.
-                std::vector<std::string> ignored;  // warnings of a history run are not this run's
-                if (detail::not_comparable_reason(*h, g, false, options_, ignored).any()) continue;
-                if (h->first().flags != b->first().flags) continue;
-                newest_first.push_back(h);
-                runs += run_levels(*h, headline).size();
-            }
-        }
+        if (runs >= options_.history_rule.horizon) return newest_first;
+        auto st = for_each_history_group(g, spellings, baseline_file->name.date, [&](HistoryFile* f, const SampleGroup* any) {
+            if (!seen.insert(f).second) return false;
+            const SampleGroup* h = machines_.rows_of(any, detail::machine_of(g));
+            if (!h || h->ok_rows.empty()) return false;
+            // A run of another prompt length or decode budget is another workload, and one with
+            // other runtime flags (llama-bench -t 2 before the CPU thread default) another
+            // method: neither belongs to the baseline's noise.
+            std::vector<std::string> ignored;  // warnings of a history run are not this run's
+            if (detail::not_comparable_reason(*h, g, false, options_, ignored).any()) return false;
+            if (h->first().flags != b->first().flags) return false;
+            newest_first.push_back(h);
+            runs += run_levels(*h, headline).size();
+            return runs >= options_.history_rule.horizon;
+        });
+        if (!st) return st.error();
         return std::vector<const SampleGroup*>(newest_first.rbegin(), newest_first.rend());
     }
 
@@ -549,6 +573,36 @@ private:
             p.metrics.push_back(judge_metric(g, metric, *history, levels, set.lookup(metric, g.model, g.runtime), now));
         }
         finish_pair_verdict(p);
+        return judge_young_machine(p, g, spellings);
+    }
+
+    // A machine whose own history is too young for the history rule (its headline metric fell to
+    // the fallback rule: fewer than min_runs sessions, and one sitting of 38 runs is one session)
+    // is judged across the other machines instead, when at least kMinMachinesForSpread of them have
+    // runs (docs/gate.md, "Machines"). The fallback's assumed spread made such a machine blinder
+    // than an unseen one: on an H200 with 38 unchanged runs of one sitting, 0 of 60 runs 9% slower
+    // in decode failed; judged across the 8 other machines, 60 of 60 did.
+    Status judge_young_machine(PairReport& p, const SampleGroup& g, const std::vector<std::string>& spellings) {
+        const std::string& headline = headline_metric(g);
+        const auto own = std::find_if(p.metrics.begin(), p.metrics.end(),
+                                      [&](const MetricCheck& m) { return m.metric == headline; });
+        if (explicit_ || own == p.metrics.end() || own->test != "fallback" || detail::machine_of(g).empty())
+            return Ok{};
+        const std::size_t sessions = own->history_sessions.value_or(own->history_runs);
+        auto others = other_machines(g, spellings);
+        if (!others) return others.error();
+        if (others->ids.size() < kMinMachinesForSpread) return Ok{};
+        PairReport fresh = p;
+        fresh.metrics.clear();
+        auto across = judge_across_machines(std::move(fresh), g, *others);
+        if (!across) return Ok{};
+        const std::string why = fmt::format("this machine's own history ({}) is too short for its own rule",
+                                            counted(sessions, "session"));
+        for (auto& m : across->metrics)
+            if (m.test == "machines") m.reason += "; " + why;
+        finish_pair_verdict(*across);
+        across->baseline_source += " (" + why + ")";
+        p = std::move(*across);
         return Ok{};
     }
 

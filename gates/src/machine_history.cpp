@@ -38,10 +38,10 @@ const SampleGroup* MachineFilter::original(const SampleGroup* group) const {
     return it == cut_from_.end() ? group : it->second;
 }
 
-void OtherMachines::add(const SampleGroup& group) {
+void OtherMachines::add(const SampleGroup& group, const std::string& except) {
     for (const ResultRow* r : group.rows) {
         if (r->machine_id.empty()) ++rows_without_id;
-        else ids.insert(r->machine_id);
+        else if (r->machine_id != except) ids.insert(r->machine_id);
     }
     if (latest_source.empty()) latest_source = group.source();  // groups arrive newest first
     groups.push_back(&group);

@@ -44,7 +44,9 @@ struct OtherMachines {
     std::vector<const SampleGroup*> groups;  // the history groups they come from, newest file first
     std::size_t rows_without_id = 0;    // rows of files from before machine identity (or mlxcel's)
     std::string latest_source;          // file:line of the newest such reading
-    void add(const SampleGroup& group);
+    // The group's rows of every machine but `except` (the current one, when its own rows share
+    // the file).
+    void add(const SampleGroup& group, const std::string& except = {});
     bool empty() const { return ids.empty() && rows_without_id == 0; }
 };
 

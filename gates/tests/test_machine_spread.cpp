@@ -170,3 +170,56 @@ TEST_CASE("new machine with fewer than three comparable machines: no verdict", "
     four_machines(other_flags);
     CHECK(gate_on_new_machine(other_flags, 36.0, "-t 4").pairs.front().verdict == Verdict::new_machine);
 }
+
+namespace {
+
+// One sitting of `runs` runs on the machine gate_on_new_machine runs on, a minute apart on day
+// 10: one session, too few for its own history rule.
+void one_sitting_here(const testing::TempDir& tmp, int runs) {
+    const double wobble[] = {1.001, 0.998, 1.002, 0.999};
+    for (int i = 0; i < runs; ++i) {
+        ResultRow r = testing::history_row(60.2 * wobble[i % 4], 10, fmt::format("e5-{}", i));
+        r.timestamp = fmt::format("2026-11-10T10:{:02}:00Z", i);
+        r.machine_id = "e5e5e5e5e5e5e5e5";
+        r.machine_fingerprint = "f0f0f0f0f0f0f0f0";
+        r.flags = "-t 2";
+        REQUIRE(append_results_locked(tmp.sub("bench/cpu_cpu-epyc_2026-11-10.csv"), {r}));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("a machine with one sitting of its own: judged across the other machines, not blinded by the fallback",
+          "[gates][machine]") {
+    testing::TempDir tmp;
+    four_machines(tmp);
+    one_sitting_here(tmp, 4);
+    const GateReport same = gate_on_new_machine(tmp, 60.0);
+    INFO(render_text(same));
+    const PairReport& p = same.pairs.front();
+    CHECK(testing::quiet(p.verdict));
+    REQUIRE_FALSE(p.metrics.empty());
+    CHECK(p.metrics.front().test == "machines");
+    CHECK(p.metrics.front().reason.find("judged across 4 other machines") != std::string::npos);
+    CHECK(p.metrics.front().reason.find("this machine's own history (1 session) is too short") != std::string::npos);
+    CHECK(passed(same));
+
+    // -12%: within the fallback's assumed spread of one session, far beyond the machines' 1%.
+    const GateReport slower = gate_on_new_machine(tmp, 53.0);
+    INFO(render_text(slower));
+    CHECK(slower.pairs.front().verdict == Verdict::regressed);
+    CHECK_FALSE(passed(slower));
+}
+
+TEST_CASE("a machine with one sitting of its own and fewer than three others: its own fallback decides",
+          "[gates][machine]") {
+    testing::TempDir tmp;
+    record_machine(tmp, "a1a1a1a1a1a1a1a1", 60.0, 4);
+    record_machine(tmp, "b2b2b2b2b2b2b2b2", 60.9, 4);
+    one_sitting_here(tmp, 4);
+    const GateReport r = gate_on_new_machine(tmp, 60.0);
+    INFO(render_text(r));
+    REQUIRE_FALSE(r.pairs.front().metrics.empty());
+    CHECK(r.pairs.front().metrics.front().test == "fallback");
+    CHECK(r.pairs.front().metrics.front().history_runs == 4);
+}

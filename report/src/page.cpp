@@ -15,6 +15,7 @@
 #include "perfgate/core/text.hpp"
 #include "perfgate/core/project_paths.hpp"
 #include "escape.hpp"
+#include "server_tables.hpp"
 #include "sweep_series.hpp"
 #include "sweep_tables.hpp"
 
@@ -24,15 +25,18 @@ namespace {
 using Rows = std::vector<const ResultRow*>;
 
 // The page's runtimes as its tables show them: the points of a sweep (sweep_series.hpp) get a
-// table of their own; every other runtime is a column of the results table.
+// table of their own, the other servers one together (server_tables.hpp); every other runtime is a
+// column of the results table.
 struct Layout {
     std::vector<SweepSeries> sweeps;
-    std::vector<std::string> columns;  // runtimes that are no sweep's point, in the page's order
+    std::vector<std::string> servers;  // serving runtimes that are no sweep's point
+    std::vector<std::string> columns;  // the others, in the page's order
 
     explicit Layout(const ReportData& d) : sweeps(sweep_series(d)) {
         const auto points = sweep_point_runtimes(sweeps);
+        servers = server_runtimes(d, points);
         for (const auto& rt : d.runtimes)
-            if (!points.count(rt)) columns.push_back(rt);
+            if (!points.count(rt) && std::find(servers.begin(), servers.end(), rt) == servers.end()) columns.push_back(rt);
     }
     bool has_column(const ModelLine& line) const {
         return std::any_of(columns.begin(), columns.end(), [&](const std::string& rt) { return line.cells.count(rt) > 0; });
@@ -209,6 +213,7 @@ void render_header(std::string& p, const PageInputs& in, const Layout& layout) {
     const auto host_name = [](const std::string& h) { return md(h.empty() ? "unknown host" : h); };
     const auto dates = distinct(rows, [](const ResultRow& r) { return r.date; });
     std::vector<std::string> shown = mapped(layout.columns, md);
+    for (const auto& server : layout.servers) shown.push_back(md(server));
     for (const auto& sweep : layout.sweeps)
         if (auto t = sweep_title(sweep); std::find(shown.begin(), shown.end(), t) == shown.end()) shown.push_back(t);
     p += fmt::format("# Benchmark results: {} on {} ({})\n\n", fmt::join(shown, " vs "),
@@ -303,8 +308,8 @@ void render_results(std::string& p, const PageInputs& in, const Layout& layout) 
     const auto* cmp = in.comparison && rates ? &*in.comparison : nullptr;
     p += "## Results\n\n";
     const bool table = std::any_of(d.lines.begin(), d.lines.end(), [&](const ModelLine& l) { return layout.has_column(l); });
-    if (!table) {  // only sweeps: their tables are the results
-        p += sweep_tables(layout.sweeps);
+    if (!table) {  // only servers and sweeps: their tables are the results
+        p += server_tables(d, layout.servers) + sweep_tables(layout.sweeps);
         return;
     }
     std::string head = "| Model | Data | Format | Size | Prompt/generated tokens |";
@@ -344,7 +349,7 @@ void render_results(std::string& p, const PageInputs& in, const Layout& layout) 
     if (cmp)
         for (const auto& m : cmp->models) ratio_of[m.line] = &m;
     for (const auto& line : d.lines) {
-        if (!layout.has_column(line)) continue;  // a line of sweep points only
+        if (!layout.has_column(line)) continue;  // a line of servers and sweep points only
         const auto found = ratio_of.find(&line);
         const ModelRatio* ratio = found == ratio_of.end() ? nullptr : found->second;
         std::string row = fmt::format("| {} | {} | {} | {} | {} |", model_cell(line), data_label(line), format_cell(line),
@@ -378,7 +383,7 @@ void render_results(std::string& p, const PageInputs& in, const Layout& layout) 
         p += "Decode efficiency is not computed: the memory bandwidth of this host is not known" +
              (in.bandwidth_note.empty() ? std::string() : " (" + in.bandwidth_note + ")") +
              "; docs/report.md says how to measure and record it.\n\n";
-    p += sweep_tables(layout.sweeps);
+    p += server_tables(d, layout.servers) + sweep_tables(layout.sweeps);
 }
 
 void render_comparison(std::string& p, const PageInputs& in) {

@@ -6,18 +6,10 @@
 
 #include "perfgate/core/metric.hpp"
 #include "escape.hpp"
+#include "figure_cell.hpp"
 
 namespace perfgate::report {
 namespace {
-
-// The median in the metric's display unit, with the range of the samples when there are several.
-std::string point_text(const RuntimeCell& cell, const Metric& m) {
-    const auto s = cell.spread(std::string(m.key));
-    if (!s) return "-";
-    const auto shown = [&](double v) { return fmt::format("{:.4g}", v / m.display_scale); };
-    if (s->n == 1) return shown(s->median);
-    return fmt::format("{} ({}–{}, n={})", shown(s->median), shown(s->min), shown(s->max), s->n);
-}
 
 std::string formats_of(const SweepSeries& sweep) {
     std::vector<std::string> formats;
@@ -53,7 +45,7 @@ std::string sweep_tables(const std::vector<SweepSeries>& sweeps) {
         p += head + "\n" + rule + "\n";
         for (const auto& [value, cell] : sweep.cell_of) {
             std::string row = fmt::format("| {} | {} |", value, markdown_text(sweep.runtime_of.at(value)));
-            for (const auto* m : shown) row += " " + point_text(*cell, *m) + " |";
+            for (const auto* m : shown) row += " " + figure_cell_text(*cell, *m) + " |";
             p += row + "\n";
         }
         p += "\n";

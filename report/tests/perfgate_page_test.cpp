@@ -386,7 +386,8 @@ TEST_CASE("report writes markdown and refuses a page name that promises HTML", "
     CHECK_FALSE(fs::exists(o.output));
 }
 
-TEST_CASE("a page of serving pairs shows their figures, without empty prefill and decode columns", "[report][perfgate][serving]") {
+TEST_CASE("a page of serving pairs shows their figures as rows of the servers table, without empty rate columns",
+          "[report][perfgate][serving]") {
     testing::TempDir dir;
     const auto serving_row = [](const std::string& runtime, std::int64_t concurrency, double itl_ms) {
         auto r = cpu_row(runtime, "tiny-llama-ci", {1}, {1}, "2026-12-04");
@@ -403,11 +404,16 @@ TEST_CASE("a page of serving pairs shows their figures, without empty prefill an
     const auto results = results_table_of(dir, {serving_row("llama-server-c1", 1, 1.3), serving_row("llama-server-c4", 4, 4.8)});
     CHECK_FALSE(results.column("llama-server-c1 prefill tok/s"));
     CHECK_FALSE(results.column("llama-server-c1 decode tok/s"));
-    const auto itl = results.column("llama-server-c1 ITL p50 ms");
+    CHECK_FALSE(results.column("llama-server-c1 ITL p50 ms"));  // a row per server, not a column
+    const auto server = results.column("Server");
+    const auto itl = results.column("ITL p50 ms");
+    REQUIRE(server);
     REQUIRE(itl);
-    const auto* line = results.row("tiny-llama-ci");
-    REQUIRE(line != nullptr);
-    CHECK(testing::leading_number(line->at(*itl)).value() == Approx(1.3065).epsilon(1e-3));
+    REQUIRE(results.rows.size() == 2);
+    CHECK(results.rows[0].at(*server) == "llama-server-c1");
+    CHECK(testing::leading_number(results.rows[0].at(*itl)).value() == Approx(1.3065).epsilon(1e-3));
+    CHECK(results.rows[1].at(*server) == "llama-server-c4");
+    CHECK(testing::leading_number(results.rows[1].at(*itl)).value() == Approx(4.824).epsilon(1e-3));
     // A failed serving pair brings the columns back, where its status is shown.
     auto failed = serving_row("llama-server-c1", 1, 1.3);
     failed.status.text = "FAIL:requests";

@@ -74,13 +74,49 @@ TEST_CASE("a page of sweeps only has their tables, no rate columns and no effici
     CHECK_THAT(page, Catch::Contains("| 8 | llama-server-c8 | 900 (880–950, n=3) |"));
 }
 
-TEST_CASE("a sweep of one point stays a column of the results table", "[report][sweep]") {
+TEST_CASE("a sweep of one point is a row of the servers table", "[report][sweep]") {
     testing::TempDir dir;
     auto lone = server_point(4, 150.0, 40.0, 6.0);
     const auto page = page_of(dir, {lone});
     CHECK_THAT(page, Catch::Contains("# Benchmark results: llama-server-c4 on"));
-    CHECK_THAT(page, Catch::Contains("llama-server-c4 output tok/s"));
     CHECK_THAT(page, !Catch::Contains("### Sweeps"));
+    CHECK_THAT(page, !Catch::Contains("llama-server-c4 output tok/s"));
+    CHECK_THAT(page, Catch::Contains("| m | llama-server-c4 | - | ok | 150 | 40 | 6 |"));
+}
+
+TEST_CASE("servers that are no sweep are one table beside the results table, a row per model and server",
+          "[report][sweep]") {
+    testing::TempDir dir;
+    const auto server = [](const std::string& model, int concurrency, double tok_s, double itl_ms) {
+        auto r = perfgate::test::make_row({.model = model, .runtime = fmt::format("llama-server-c{}", concurrency),
+                                           .host = "cpu-box", .date = "2026-10-01", .prompt_target_len = 128,
+                                           .decode_tok_s = std::nullopt});
+        r.batch = concurrency;
+        r.serving_output_tok_s = tok_s;
+        r.itl_p50_ms = itl_ms;
+        return r;
+    };
+    auto bench = perfgate::test::make_row({.model = "m", .runtime = "llama-bench", .host = "cpu-box", .date = "2026-10-01",
+                                           .prompt_tokens = 128, .generated_tokens = 8, .decode_tok_s = 20.0,
+                                           .prefill_tok_s = 80.0});
+    auto c4 = server("m", 4, 150.0, 6.0);
+    c4.serving_output_tok_s_samples = {140.0, 150.0, 155.0};
+    auto failed = server("n", 1, 0.0, 0.0);
+    failed.status = StatusToken{"FAIL:bench"};
+    failed.serving_output_tok_s.reset();
+    failed.itl_p50_ms.reset();
+    const auto page = page_of(dir, {bench, server("m", 1, 50.0, 3.0), c4, failed, server("n", 4, 90.0, 9.5)});
+    CHECK_THAT(page, Catch::Contains("# Benchmark results: llama-bench vs llama-server-c1 vs llama-server-c4 on cpu-box"));
+    // The results table has llama-bench's columns and none of the servers' figures.
+    const auto results = page.substr(page.find("## Results"), page.find("### Servers") - page.find("## Results"));
+    CHECK_THAT(results, Catch::Contains("llama-bench decode tok/s"));
+    CHECK_THAT(results, !Catch::Contains("llama-server"));
+    CHECK_THAT(results, !Catch::Contains("| n |"));  // a line of servers only
+    CHECK_THAT(page, Catch::Contains("| Model | Server | Format | Status | output tok/s | ITL p50 ms |\n"));
+    CHECK_THAT(page, Catch::Contains("| m | llama-server-c1 | - | ok | 50 | 3 |\n"
+                                     "| m | llama-server-c4 | - | ok | 150 (140–155, n=3) | 6 |\n"
+                                     "| n | llama-server-c1 | - | FAIL:bench | - | - |\n"
+                                     "| n | llama-server-c4 | - | ok | 90 | 9.5 |\n"));
 }
 
 TEST_CASE("a sweep chart draws a panel of figures 20 times apart on a log scale", "[report][charts][sweep]") {
