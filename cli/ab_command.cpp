@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "outcome_exit.hpp"
+#include "perfgate/core/csv.hpp"
 #include "perfgate/core/file_write.hpp"
 #include "perfgate/core/process.hpp"
 #include "perfgate/gates/host_thresholds.hpp"
@@ -28,11 +29,49 @@ struct AbOptions {
     runner::AbRequest request;
     std::string contention;  // on, record, off; empty: PERFGATE_CONTENTION
     bool no_record = false;
+    std::string replay;      // --replay FILE: judge an A/B run's recorded rows, launch nothing
 };
+
+// The report goes to --output (whole or not at all) or stdout, and to --summary-dir.
+int deliver(const AbOptions& o, const runner::AbReport& report, runner::AbFormat format) {
+    const std::string text = runner::render_ab(report, format, o.output.empty() && color_on(o.color, 1));
+    if (o.output.empty()) {
+        std::cout << text;
+    } else {
+        if (auto st = replace_file(o.output, text); !st) return usage_error("perfgate ab", st.error());
+        std::cerr << runner::render_ab(report, runner::AbFormat::text, color_on(o.color, 2));  // the verdict still reaches the log
+    }
+    if (!o.summary_dir.empty()) {
+        if (auto st = runner::write_ab_summary(report, o.summary_dir); !st) return usage_error("perfgate ab", st.error());
+        std::cerr << "perfgate ab: reports in " << o.summary_dir << " (ab.md, ab.junit.xml, ab.json)\n";
+    }
+    return exit_of(runner::ab_outcome(report));
+}
+
+// --replay: the recorded rows judged again under these thresholds, alpha and rounds.
+int run_replay(AbOptions& o, runner::AbFormat format) {
+    const auto usage = [](const Error& e) { return usage_error("perfgate ab", e); };
+    auto recorded = read_results_csv(o.replay);
+    if (!recorded) return usage(recorded.error());
+    const std::string host = recorded->rows.empty() ? std::string() : recorded->rows.front().host;
+    auto thresholds = gates::load_host_thresholds(o.thresholds_dir, host);
+    if (!thresholds) return usage(thresholds.error());
+    runner::AbReplayRequest request{o.request.stop, o.request.alpha, thresholds->set};
+    auto report = runner::replay_ab(*recorded, request);
+    if (!report) return usage(report.error());
+    report->notes.insert(report->notes.end(), thresholds->notes.begin(), thresholds->notes.end());
+    return deliver(o, *report, format);
+}
 
 int run_ab_command(AbOptions& o) {
     install_termination_handlers();
     const auto usage = [](const Error& e) { return usage_error("perfgate ab", e); };
+    const auto format = runner::ab_format_from_string(o.format);
+    if (!format) return usage(make_error("unknown --format " + o.format + " (text, markdown, json, junit)"));
+    if (auto st = o.summary_dir.empty() ? Status(Ok{}) : runner::prepare_ab_summary_dir(o.summary_dir); !st) return usage(st.error());
+    if (!o.replay.empty()) return run_replay(o, *format);
+    if (o.suite.empty() || o.base_binary.empty() || o.head_binary.empty())
+        return usage(make_error("--suite, --base-binary and --head-binary are required (or --replay FILE)"));
     auto base = runner::split_key_value(o.base_binary, "--base-binary", "RUNTIME=PATH");
     auto head = runner::split_key_value(o.head_binary, "--head-binary", "RUNTIME=PATH");
     if (!base) return usage(base.error());
@@ -40,9 +79,6 @@ int run_ab_command(AbOptions& o) {
     if (base->first != head->first)
         return usage(make_error("--base-binary and --head-binary name different runtimes (" + base->first + ", " +
                                 head->first + "): an A/B run compares two builds of one runtime"));
-    const auto format = runner::ab_format_from_string(o.format);
-    if (!format) return usage(make_error("unknown --format " + o.format + " (text, markdown, json, junit)"));
-    if (auto st = o.summary_dir.empty() ? Status(Ok{}) : runner::prepare_ab_summary_dir(o.summary_dir); !st) return usage(st.error());
     auto& r = o.request;
     r.runtime = base->first;
     r.base_binary = base->second;
@@ -64,18 +100,7 @@ int run_ab_command(AbOptions& o) {
     auto report = runner::run_ab(*suite, *host, r, std::cerr);
     if (!report) return usage(report.error());
     report->notes.insert(report->notes.end(), thresholds->notes.begin(), thresholds->notes.end());
-    const std::string text = runner::render_ab(*report, *format, o.output.empty() && color_on(o.color, 1));
-    if (o.output.empty()) {
-        std::cout << text;
-    } else {
-        if (auto st = replace_file(o.output, text); !st) return usage(st.error());  // whole or not at all
-        std::cerr << runner::render_ab(*report, runner::AbFormat::text, color_on(o.color, 2));  // the verdict still reaches the log
-    }
-    if (!o.summary_dir.empty()) {
-        if (auto st = runner::write_ab_summary(*report, o.summary_dir); !st) return usage(st.error());
-        std::cerr << "perfgate ab: reports in " << o.summary_dir << " (ab.md, ab.junit.xml, ab.json)\n";
-    }
-    return exit_of(runner::ab_outcome(*report));
+    return deliver(o, *report, *format);
 }
 
 }  // namespace
@@ -88,19 +113,22 @@ void add_ab_command(CLI::App& app) {
               "rounds (ABBA BAAB ...) and decide per metric on the paired ratios.\n"
               "Exit: 0 no regression (unchanged, improved, or inconclusive: printed as INCONCLUSIVE, not PASS), 1 a "
               "metric regressed or a run failed, 2 usage or input error (before anything runs), 77 every model "
-              "skipped.");
-    cmd->add_option("--suite", o->suite, "Suite manifest (perf/suites/<name>.json)")->required();
-    cmd->add_option("--base-binary", o->base_binary, "RUNTIME=PATH: the base build of a runtime of the suite")->required();
-    cmd->add_option("--head-binary", o->head_binary, "RUNTIME=PATH: the head build of the same runtime")->required();
+              "skipped (printed as SKIPPED: nothing measured).");
+    cmd->add_option("--suite", o->suite, "Suite manifest (perf/suites/<name>.json); required unless --replay");
+    cmd->add_option("--base-binary", o->base_binary, "RUNTIME=PATH: the base build of a runtime of the suite; required unless --replay");
+    cmd->add_option("--head-binary", o->head_binary, "RUNTIME=PATH: the head build of the same runtime; required unless --replay");
+    cmd->add_option("--replay", o->replay,
+                    "An A/B run's recorded CSV (its --results-dir file, one run): judge its rows again under these "
+                    "thresholds, --alpha and rounds, looking after each round as a live run does; nothing is launched");
     cmd->add_option("--model", r.models, "Model of the suite to compare (repeatable; default: every model paired with RUNTIME)");
     cmd->add_option("--repetitions", r.repetitions, "Repetitions per launch (default: the suite's workload)")
         ->check(CLI::Range(1, 1000));
     cmd->add_option("--min-rounds", r.stop.min_rounds, "Rounds before an early stop is allowed")->capture_default_str()
         ->check(CLI::Range(2, 1000));
     cmd->add_option("--max-rounds", r.stop.max_rounds, "Most rounds per model")->capture_default_str()->check(CLI::Range(2, 1000));
-    cmd->add_option("--alpha", r.alpha, "False-alarm rate per model, split over the metrics and the looks (Haybittle-Peto)")
+    cmd->add_option("--alpha", r.alpha, "False-alarm rate of the whole run, split over its models, metrics and looks (Haybittle-Peto)")
         ->capture_default_str()->check(CLI::Range(1e-6, 0.2));
-    cmd->add_option("--thresholds-dir", o->thresholds_dir, "Folder with default.json and <host_tag>.json: each metric's floor is its max_drop")
+    cmd->add_option("--thresholds-dir", o->thresholds_dir, "Folder with default.json and <host_tag>.json: each metric's floor is its ab_max_drop (else max_drop)")
         ->capture_default_str();
     cmd->add_option("--results-dir", r.results_dir, "Folder of the A/B results CSV (keep it out of benchmarks/: A/B rows are no baseline)")
         ->capture_default_str();

@@ -19,4 +19,5 @@ void add_merge_command(CLI::App& app);      // merge_command.cpp
 void add_history_command(CLI::App& app);    // history_command.cpp
 void add_export_command(CLI::App& app);     // export_command.cpp
 void add_site_command(CLI::App& app);       // site_command.cpp
+void add_guard_command(CLI::App& app);      // guard_command.cpp
 }

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     perfgate::cli::add_history_command(app);
     perfgate::cli::add_export_command(app);
     perfgate::cli::add_site_command(app);
+    perfgate::cli::add_guard_command(app);
 
     try {
         app.parse(argc, argv);

@@ -414,6 +414,21 @@ endfunction()
 # results under the build tree) are only recorded.
 function(perfgate_add_backend_suites backend suites_dir)
   file(GLOB _suites CONFIGURE_DEPENDS "${suites_dir}/${backend}*.json")
+  # At a pull request's base ref, the backend's suites as a whole: a pair that a measured suite ran
+  # there must be measured now, so a change cannot delete a suite, rename a runtime or turn a suite
+  # into a replay to leave its pairs ungated (perfgate guard; docs/gate.md, "Pull requests").
+  if(DEFINED PERFGATE_BASELINE_REF AND NOT PERFGATE_BASELINE_REF MATCHES "^[ \t\r\n]*$")
+    if(PERFGATE_EXECUTABLE)
+      set(_perfgate "${PERFGATE_EXECUTABLE}")
+    else()
+      set(_perfgate perfgate)
+    endif()
+    add_test(NAME perf.guard.${backend}
+             COMMAND ${_perfgate} guard --backend "${backend}" --suites-dir "${suites_dir}"
+                     --baseline-ref "${PERFGATE_BASELINE_REF}"
+             WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
+    set_tests_properties(perf.guard.${backend} PROPERTIES LABELS "perf;${backend};gate" TIMEOUT 120)
+  endif()
   if(NOT _suites)
     message(FATAL_ERROR "perfgate: no suite ${suites_dir}/${backend}*.json")
   endif()

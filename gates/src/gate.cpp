@@ -688,15 +688,19 @@ private:
                 }
             }
         }
+        // A baseline pair counts as run when this run has the same model under the same runtime: a
+        // change that renames the runtime (llama-bench -> llama-bench-x) must not excuse the pairs
+        // the history holds under the old name (they are missing, and fail at a base ref).
+        const auto run_key = [](const SampleGroup& g) { return g.model_key() + '\x1f' + g.runtime; };
         std::set<std::string> run_keys;
-        for (const auto& g : groups_) run_keys.insert(g.model_key());
+        for (const auto& g : groups_) run_keys.insert(run_key(g));
         // A run that knows its machine misses only what this machine ran before.
         std::string machine;
         for (const auto& g : groups_)
             if (machine.empty()) machine = detail::machine_of(g);
         for (HistoryFile* f : primaries) {
             for (const auto& b : f->groups) {
-                if (matched_.count(&b) || run_keys.count(b.model_key())) continue;
+                if (matched_.count(&b) || run_keys.count(run_key(b))) continue;
                 if (!machines_.rows_of(&b, machine)) continue;
                 PairReport p = describe_pair(b);
                 describe_baseline(p, b);

@@ -5,6 +5,8 @@
 #include <limits>
 #include <cmath>
 #include <numeric>
+#include <tuple>
+#include <utility>
 
 #include "perfgate/core/metric.hpp"
 #include "perfgate/core/stats.hpp"
@@ -57,6 +59,15 @@ double lower_tail(const std::vector<long>& ranks, long w) {
     return std::min(1.0, below / std::pow(2.0, static_cast<double>(ranks.size())));
 }
 
+// The standard error of the mean of `values` (sample standard deviation over sqrt(n)); n >= 2.
+double standard_error(const std::vector<double>& values) {
+    const double n = static_cast<double>(values.size());
+    const double mean = perfgate::mean(values);
+    double ss = 0.0;
+    for (double v : values) ss += (v - mean) * (v - mean);
+    return std::sqrt(ss / (n - 1.0) / n);
+}
+
 std::optional<double> p_lower_of(const std::vector<double>& differences) {
     const auto dr = doubled_ranks(differences);
     if (dr.ranks.empty()) return std::nullopt;
@@ -86,9 +97,7 @@ std::optional<Interval> mean_t_interval(const std::vector<double>& values, doubl
     const std::size_t n = values.size();
     if (n < 2) return std::nullopt;
     const double mean = perfgate::mean(values);
-    double ss = 0.0;
-    for (double v : values) ss += (v - mean) * (v - mean);
-    const double se = std::sqrt(ss / static_cast<double>(n - 1) / static_cast<double>(n));
+    const double se = standard_error(values);
     if (se == 0.0) return Interval{mean, mean};
     const boost::math::students_t dist(static_cast<double>(n - 1));
     const double t = boost::math::quantile(dist, 0.5 + confidence / 2.0);
@@ -103,12 +112,38 @@ double interval_half_width_factor(double confidence, std::size_t rounds) {
 
 bool is_decisive(Verdict v) { return v != Verdict::inconclusive; }
 
+namespace {
+
+// The floor as a distance in log units on the metric's worse side: log(1 - floor) below 0 for a
+// rate, log(1 + floor) above it for a memory figure or a count.
+double floor_log_distance(const Metric& m, double floor) {
+    return m.better == Better::higher ? -std::log1p(-std::min(floor, 0.999999)) : std::log1p(floor);
+}
+
+// A distance in log units on the worse side as a worsening fraction.
+double worsening_of_distance(const Metric& m, double distance) {
+    return m.better == Better::higher ? -std::expm1(-distance) : std::expm1(distance);
+}
+
+std::optional<Interval> ratio_interval(const std::vector<double>& logs, double confidence) {
+    const auto log_interval = mean_t_interval(logs, confidence);
+    if (!log_interval) return std::nullopt;
+    return Interval{std::expm1(log_interval->low), std::expm1(log_interval->high)};
+}
+
+// Power behind the stated MDE: the gate's (DecisionRule::power).
+constexpr double kMdePower = 0.95;
+
+}  // namespace
+
 PairedCheck decide_paired(const std::string& metric, const std::vector<double>& base, const std::vector<double>& head,
-                          double floor, double confidence) {
+                          double floor, double confidence, double equivalence_confidence) {
     PairedCheck c;
     c.metric = metric;
     c.floor = floor;
     c.confidence = confidence;
+    c.equivalence_confidence = equivalence_confidence;
+    const Metric& m = perfgate::metric(metric);
     std::vector<double> logs, base_logs;
     for (std::size_t i = 0; i < std::min(base.size(), head.size()); ++i)
         if (base[i] > 0 && head[i] > 0) {
@@ -123,41 +158,57 @@ PairedCheck decide_paired(const std::string& metric, const std::vector<double>& 
     c.head_level = *c.base_level * (1.0 + *c.change);
     // Worse is down for a rate, up for a memory figure or an instruction count (the metric's
     // registered direction); the p-values follow it.
-    const bool higher = perfgate::metric(metric).better == Better::higher;
+    const bool higher = m.better == Better::higher;
     const auto p_down = wilcoxon_signed_rank_p_lower(logs), p_up = wilcoxon_signed_rank_p_upper(logs);
     c.p_slower = higher ? p_down : p_up;
     c.p_faster = higher ? p_up : p_down;
-    const auto log_interval = mean_t_interval(logs, confidence);
-    if (!log_interval) return c;
-    c.interval = Interval{std::expm1(log_interval->low), std::expm1(log_interval->high)};
+    c.interval = ratio_interval(logs, confidence);
+    c.equivalence_interval = ratio_interval(logs, equivalence_confidence);
+    if (!c.interval || !c.equivalence_interval) return c;
+    if (c.rounds >= 2) {
+        const double se = standard_error(logs);
+        const boost::math::students_t t(static_cast<double>(c.rounds - 1));
+        const double alarm_t = boost::math::quantile(t, 0.5 + confidence / 2.0);
+        const double power_t = boost::math::quantile(t, kMdePower);
+        c.min_detectable_effect =
+            worsening_of_distance(m, std::max(alarm_t * se, floor_log_distance(m, floor)) + power_t * se);
+    }
     const double lo = c.interval->low, hi = c.interval->high;
     // A change too small to count in absolute terms (a few MiB of a small process) is no decision.
     const double base_level = *c.base_level;
-    const bool material = !negligible(perfgate::metric(metric), base_level, base_level * (1.0 + *c.change));
+    const bool material = !negligible(m, base_level, base_level * (1.0 + *c.change));
     const bool all_down = material && hi < 0 && *c.change < -floor, all_up = material && lo > 0 && *c.change > floor;
+    const double eq_lo = c.equivalence_interval->low, eq_hi = c.equivalence_interval->high;
     if (higher ? all_down : all_up) c.verdict = Verdict::regressed;
     else if (higher ? all_up : all_down) c.verdict = Verdict::improved;
-    else if (lo >= -floor && hi <= floor) c.verdict = Verdict::unchanged;
-    else if (negligible(perfgate::metric(metric), base_level, base_level * (1.0 + lo)) &&
-             negligible(perfgate::metric(metric), base_level, base_level * (1.0 + hi)))
+    else if (eq_lo >= -floor && eq_hi <= floor) c.verdict = Verdict::unchanged;
+    else if (negligible(m, base_level, base_level * (1.0 + eq_lo)) && negligible(m, base_level, base_level * (1.0 + eq_hi)))
         c.verdict = Verdict::unchanged;  // the whole interval is too small to count
     else c.verdict = Verdict::inconclusive;
     return c;
 }
 
-LookLevels sequential_look_levels(double alpha, std::size_t min_rounds, std::size_t max_rounds, std::size_t metrics,
+namespace {
+
+// Two-sided confidence at the interim looks and at the last when `per_test` is spent over `looks`.
+std::pair<double, double> spent_over_looks(double per_test, std::size_t looks, double interim_share) {
+    if (looks <= 1) return {1.0 - 2.0 * per_test, 1.0 - 2.0 * per_test};
+    const double interim_tail = interim_share * per_test / static_cast<double>(looks - 1);
+    const double last_tail = (1.0 - interim_share) * per_test;
+    return {1.0 - 2.0 * interim_tail, 1.0 - 2.0 * last_tail};
+}
+
+}  // namespace
+
+LookLevels sequential_look_levels(double alpha, std::size_t min_rounds, std::size_t max_rounds, std::size_t tests,
                                   double interim_share) {
     LookLevels levels;
     levels.looks = max_rounds >= min_rounds ? max_rounds - min_rounds + 1 : 1;
-    const double per_metric = alpha / static_cast<double>(std::max<std::size_t>(metrics, 1));
-    if (levels.looks == 1) {
-        levels.last = levels.interim = 1.0 - 2.0 * per_metric;
-        return levels;
-    }
-    const double interim_tail = interim_share * per_metric / static_cast<double>(levels.looks - 1);
-    const double last_tail = (1.0 - interim_share) * per_metric;
-    levels.interim = 1.0 - 2.0 * interim_tail;
-    levels.last = 1.0 - 2.0 * last_tail;
+    const double per_test = alpha / static_cast<double>(std::max<std::size_t>(tests, 1));
+    std::tie(levels.interim, levels.last) = spent_over_looks(per_test, levels.looks, interim_share);
+    // TOST: each one-sided test at the equivalence alpha, so the two-sided interval is 1 - 2 alpha.
+    std::tie(levels.equivalence_interim, levels.equivalence_last) =
+        spent_over_looks(kEquivalenceAlpha, levels.looks, interim_share);
     return levels;
 }
 

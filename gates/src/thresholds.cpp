@@ -45,6 +45,7 @@ Expected<ThresholdFields> read_fields(const JsonDocument& v, const json& obj, co
         {"alpha", &ThresholdFields::alpha, 0.0, true, 0.5, "0 < alpha <= 0.5"},
         {"noise", &ThresholdFields::noise, 0.0, false, 1.0, "0 <= noise < 1 (a fraction)"},
         {"run_noise", &ThresholdFields::run_noise, 0.0, true, 1.0, "0 < run_noise < 1 (a fraction)"},
+        {"ab_max_drop", &ThresholdFields::ab_max_drop, 0.0, false, 1.0, "0 <= ab_max_drop < 1 (a fraction: 0.01 = 1%)"},
     };
     for (const auto& s : specs) {
         auto it = obj.find(s.key);
@@ -191,7 +192,7 @@ Expected<std::vector<ThresholdRule>> read_metric_rules(const JsonDocument& v, co
         if (!valid_metric_name(m.key()))
             return v.error(p, "metric name \"" + m.key() + "\" must be \"*\" or lowercase [a-z0-9_]");
         if (!m->is_object()) return v.error(p, "settings of \"" + m.key() + "\" must be an object");
-        if (auto st = check_keys(v, *m, p, {"max_drop", "alpha", "noise", "run_noise", "description"}, p); !st) return st.error();
+        if (auto st = check_keys(v, *m, p, {"max_drop", "alpha", "noise", "run_noise", "ab_max_drop", "description"}, p); !st) return st.error();
         auto fields = read_fields(v, *m, p);
         if (!fields) return fields.error();
         ThresholdRule rule;
@@ -207,7 +208,7 @@ Expected<std::vector<ThresholdRule>> read_metric_rules(const JsonDocument& v, co
 // One entry of "overrides" at `p`: globs of metric, model and runtime, and at least one setting.
 Expected<ThresholdRule> read_override(const JsonDocument& v, const json& o, const std::string& p) {
     if (!o.is_object()) return v.error(p, "each override must be an object");
-    if (auto st = check_keys(v, o, p, {"metric", "model", "runtime", "max_drop", "alpha", "noise", "run_noise", "description", "calibration"}, p); !st)
+    if (auto st = check_keys(v, o, p, {"metric", "model", "runtime", "max_drop", "alpha", "noise", "run_noise", "ab_max_drop", "description", "calibration"}, p); !st)
         return st.error();
     if (auto c = o.find("calibration"); c != o.end())
         if (auto st = check_calibration(v, *c, p + "/calibration", false); !st) return st.error();
@@ -224,8 +225,8 @@ Expected<ThresholdRule> read_override(const JsonDocument& v, const json& o, cons
         return v.error(p + "/metric", "metric name \"" + rule.metric + "\" must be \"*\" or lowercase [a-z0-9_]");
     auto fields = read_fields(v, o, p);
     if (!fields) return fields.error();
-    if (!fields->max_drop && !fields->alpha && !fields->noise && !fields->run_noise)
-        return v.error(p, "override sets none of max_drop, alpha, noise, run_noise");
+    if (!fields->max_drop && !fields->alpha && !fields->noise && !fields->run_noise && !fields->ab_max_drop)
+        return v.error(p, "override sets none of max_drop, alpha, noise, run_noise, ab_max_drop");
     rule.fields = *fields;
     rule.where = v.where(p);
     return rule;
@@ -330,6 +331,7 @@ Threshold ThresholdSet::lookup(std::string_view metric, std::string_view model, 
             if (rule.fields.max_drop) t.max_drop = *rule.fields.max_drop;
             if (rule.fields.alpha) t.alpha = *rule.fields.alpha;
             if (rule.fields.noise) t.noise = *rule.fields.noise;
+            if (rule.fields.ab_max_drop) t.ab_max_drop = *rule.fields.ab_max_drop;
             // Within one file a later rule wins, as for the other fields: default.json's prior for
             // instruction counts (which repeat to 1e-7) replaces its "*" prior for rates.
             if (rule.fields.run_noise) {

@@ -118,10 +118,10 @@ TEST_CASE("paired A/B rule: memory that rises in every round regresses", "[gates
         mem_up.push_back(b * 1.12 * 10 * kMiB);
         mem_down.push_back(b * 0.88 * 10 * kMiB);
     }
-    CHECK(decide_paired("peak_memory_bytes", mem_base, mem_up, 0.05, 0.99).verdict == Verdict::regressed);
-    CHECK(decide_paired("peak_memory_bytes", mem_base, mem_down, 0.05, 0.99).verdict == Verdict::improved);
-    CHECK(decide_paired("decode_tok_s", base, up, 0.05, 0.99).verdict == Verdict::improved);
-    CHECK(decide_paired("decode_tok_s", base, down, 0.05, 0.99).verdict == Verdict::regressed);
+    CHECK(decide_paired("peak_memory_bytes", mem_base, mem_up, 0.05, 0.99, 0.90).verdict == Verdict::regressed);
+    CHECK(decide_paired("peak_memory_bytes", mem_base, mem_down, 0.05, 0.99, 0.90).verdict == Verdict::improved);
+    CHECK(decide_paired("decode_tok_s", base, up, 0.05, 0.99, 0.90).verdict == Verdict::improved);
+    CHECK(decide_paired("decode_tok_s", base, down, 0.05, 0.99, 0.90).verdict == Verdict::regressed);
 }
 
 namespace {
@@ -254,7 +254,7 @@ TEST_CASE("a memory change of a few MiB never counts, whatever its fraction", "[
     std::vector<double> base{small, small * 1.01, small * 0.99, small, small * 1.005, small * 0.995, small, small};
     std::vector<double> up;
     for (double b : base) up.push_back(b * 1.2);
-    CHECK(decide_paired("peak_memory_bytes", base, up, 0.05, 0.99).verdict == Verdict::unchanged);
+    CHECK(decide_paired("peak_memory_bytes", base, up, 0.05, 0.99, 0.90).verdict == Verdict::unchanged);
     // The same fraction of a real model's footprint does count.
     const auto big = history_at(500 * kMiB);
     CHECK(decide_metric_history("peak_memory_bytes", big, {}, around(600 * kMiB), 1, floor_of(0.05), StatTest::welch_t,
@@ -330,8 +330,8 @@ TEST_CASE("a counted pair with too little history: the fallback prior is default
 TEST_CASE("paired A/B rule on counts that repeat exactly: 1% more work regresses, the same is unchanged",
           "[gates][metric][instructions]") {
     const std::vector<double> base(5, 15336217.0), same(5, 15336217.0), more(5, 15336217.0 * 1.01);
-    const auto regressed = decide_paired("decode_instructions_per_token", base, more, 0.005, 0.99);
+    const auto regressed = decide_paired("decode_instructions_per_token", base, more, 0.005, 0.99, 0.90);
     CHECK(regressed.verdict == Verdict::regressed);
     CHECK(*regressed.change == Approx(0.01).epsilon(0.01));
-    CHECK(decide_paired("decode_instructions_per_token", base, same, 0.005, 0.99).verdict == Verdict::unchanged);
+    CHECK(decide_paired("decode_instructions_per_token", base, same, 0.005, 0.99, 0.90).verdict == Verdict::unchanged);
 }

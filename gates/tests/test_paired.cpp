@@ -39,38 +39,38 @@ TEST_CASE("t interval of a mean", "[gates][paired]") {
 
 TEST_CASE("paired decision: regressed, improved, unchanged, inconclusive", "[gates][paired]") {
     const std::vector<double> base{100, 100, 100, 100, 100};
-    auto slower = decide_paired("decode_tok_s", base, {90, 91, 89, 90.5, 89.5}, 0.05, 0.99);
+    auto slower = decide_paired("decode_tok_s", base, {90, 91, 89, 90.5, 89.5}, 0.05, 0.99, 0.90);
     CHECK(slower.verdict == Verdict::regressed);
     CHECK(slower.rounds == 5);
     CHECK(*slower.change == Approx(-0.1).margin(0.002));
     CHECK(slower.interval->high < 0);
     CHECK(*slower.p_slower == Approx(1.0 / 32.0));
 
-    auto faster = decide_paired("decode_tok_s", base, {110, 111, 109, 110.5, 109.5}, 0.05, 0.99);
+    auto faster = decide_paired("decode_tok_s", base, {110, 111, 109, 110.5, 109.5}, 0.05, 0.99, 0.90);
     CHECK(faster.verdict == Verdict::improved);
     CHECK(*faster.p_faster == Approx(1.0 / 32.0));
 
     // Lower is better: more instructions in every round is "head slower", with its small p.
     const std::vector<double> counts{15.3e6, 15.3e6, 15.3e6, 15.3e6, 15.3e6};
-    auto more = decide_paired("decode_instructions_per_token", counts, {20.7e6, 20.6e6, 20.7e6, 20.8e6, 20.7e6}, 0.005, 0.99);
+    auto more = decide_paired("decode_instructions_per_token", counts, {20.7e6, 20.6e6, 20.7e6, 20.8e6, 20.7e6}, 0.005, 0.99, 0.90);
     CHECK(more.verdict == Verdict::regressed);
     CHECK(*more.p_slower == Approx(1.0 / 32.0));
     CHECK(*more.p_faster == Approx(1.0));
 
-    auto same = decide_paired("decode_tok_s", base, {100.5, 99.5, 100.2, 99.8, 100}, 0.05, 0.99);
+    auto same = decide_paired("decode_tok_s", base, {100.5, 99.5, 100.2, 99.8, 100}, 0.05, 0.99, 0.90);
     CHECK(same.verdict == Verdict::unchanged);
     CHECK(same.interval->low >= -0.05);
     CHECK(same.interval->high <= 0.05);
 
-    auto noisy = decide_paired("decode_tok_s", base, {80, 120, 95, 105, 90}, 0.05, 0.99);
+    auto noisy = decide_paired("decode_tok_s", base, {80, 120, 95, 105, 90}, 0.05, 0.99, 0.90);
     CHECK(noisy.verdict == Verdict::inconclusive);
 
     // A significant drop smaller than the floor is not a regression: the interval crosses -floor.
-    auto small = decide_paired("decode_tok_s", base, {97, 96, 98, 97.5, 96.5}, 0.05, 0.99);
+    auto small = decide_paired("decode_tok_s", base, {97, 96, 98, 97.5, 96.5}, 0.05, 0.99, 0.90);
     CHECK(small.verdict != Verdict::regressed);
 
     // One round gives a change but no interval, so no decision yet.
-    auto one = decide_paired("decode_tok_s", {100}, {90}, 0.05, 0.99);
+    auto one = decide_paired("decode_tok_s", {100}, {90}, 0.05, 0.99, 0.90);
     CHECK(one.change);
     CHECK_FALSE(one.interval);
     CHECK(one.verdict == Verdict::inconclusive);

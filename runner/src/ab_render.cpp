@@ -82,6 +82,11 @@ AbLine ab_line(const AbReport& r) {
 }
 
 std::string verdict_line(const AbReport& r, bool color) {
+    // Nothing measured is no pass: every model skipped (did not fit, backend missing, contended).
+    if (ab_outcome(r) == Outcome::skip)
+        return "ab: " + paint("SKIPPED", Color::yellow, color) +
+               fmt::format(" (nothing was measured: {} of {} model{} skipped; no verdict)\n", r.models.size(),
+                           r.models.size(), r.models.size() == 1 ? "" : "s");
     std::size_t undecided = 0;
     for (const auto& m : r.models) undecided += m.verdict == gates::Verdict::inconclusive;
     switch (ab_line(r)) {
@@ -121,8 +126,9 @@ std::string render_text(const AbReport& r, bool color) {
     std::vector<std::size_t> w(head.size() - 1, 0);
     for (const auto& row : rows)
         for (std::size_t i = 0; i < w.size(); ++i) w[i] = std::max(w[i], console_width(row[i]));
-    std::string out = fmt::format("perfgate ab: {} on host {}, base {} vs head {}\n", console_text(r.runtime),
-                                  console_text(r.host), console_text(r.base_binary), console_text(r.head_binary));
+    std::string out = fmt::format("perfgate ab: {} on host {}, base {} vs head {}{}\n", console_text(r.runtime),
+                                  console_text(r.host), console_text(r.base_binary), console_text(r.head_binary),
+                                  r.replayed_from.empty() ? "" : " (replayed from recorded rows, no launch made)");
     const std::size_t rounds_column = head.size() - 2;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& row = rows[i];
@@ -132,8 +138,8 @@ std::string render_text(const AbReport& r, bool color) {
         out += "  " + row.back() + "\n";
     }
     out += fmt::format("\nchange = geometric mean of head/base per round - 1; CI two-sided at {:.2f}% at the last look; p one-sided "
-                       "Wilcoxon signed-rank (head slower); rounds {}..{}\n",
-                       r.levels.last * 100, r.stop.min_rounds, r.stop.max_rounds);
+                       "Wilcoxon signed-rank (head slower); unchanged = the {:.1f}% interval within the floor; rounds {}..{}\n",
+                       r.levels.last * 100, r.levels.equivalence_last * 100, r.stop.min_rounds, r.stop.max_rounds);
     for (const auto& n : r.notes) out += "note: " + console_text(n) + "\n";
     if (!r.csv.empty()) out += "note: both arms recorded in " + console_text(r.csv.string()) + " (column arm)\n";
     return out + verdict_line(r, color);
@@ -141,8 +147,9 @@ std::string render_text(const AbReport& r, bool color) {
 
 std::string render_markdown(const AbReport& r) {
     // Data goes through markdown_text (not code spans: a backtick in a name would end one).
-    std::string out = fmt::format("### perfgate ab: {} on {}\n\nbase {} vs head {}\n\n", markdown_text(r.runtime),
-                                  markdown_text(r.host), markdown_text(r.base_binary), markdown_text(r.head_binary));
+    std::string out = fmt::format("### perfgate ab: {} on {}\n\nbase {} vs head {}{}\n\n", markdown_text(r.runtime),
+                                  markdown_text(r.host), markdown_text(r.base_binary), markdown_text(r.head_binary),
+                                  r.replayed_from.empty() ? "" : " (replayed from recorded rows, no launch made)");
     const auto shown = shown_metrics(r);
     out += "| Verdict | Model |";
     for (const auto& key : shown) {
@@ -212,10 +219,14 @@ std::string render_json(const AbReport& r) {
     j["alpha"] = r.alpha;
     j["confidence_last_look"] = r.levels.last;
     j["confidence_interim_looks"] = r.levels.interim;
+    j["equivalence_confidence_last_look"] = r.levels.equivalence_last;
+    j["equivalence_confidence_interim_looks"] = r.levels.equivalence_interim;
+    if (!r.replayed_from.empty()) j["replayed_from"] = r.replayed_from;
     j["models"] = nlohmann::json::array();
     for (const auto& m : r.models) {
         nlohmann::json jm{{"model", m.model}, {"runtime", m.runtime}, {"rounds", m.rounds}, {"status", m.status},
-                          {"reason", m.reason}, {"verdict", gates::to_string(m.verdict)}, {"metrics", nlohmann::json::array()}};
+                          {"reason", m.reason}, {"verdict", gates::to_string(m.verdict)}, {"seconds", m.seconds},
+                          {"metrics", nlohmann::json::array()}};
         for (const auto& c : m.checks)
             jm["metrics"].push_back({{"metric", c.metric},
                                      {"verdict", gates::to_string(c.verdict)},
@@ -226,12 +237,18 @@ std::string render_json(const AbReport& r) {
                                      {"head_level", c.head_level},
                                      {"ci_low", c.interval ? nlohmann::json(c.interval->low) : nlohmann::json()},
                                      {"ci_high", c.interval ? nlohmann::json(c.interval->high) : nlohmann::json()},
+                                     {"equivalence_low", c.equivalence_interval ? nlohmann::json(c.equivalence_interval->low) : nlohmann::json()},
+                                     {"equivalence_high", c.equivalence_interval ? nlohmann::json(c.equivalence_interval->high) : nlohmann::json()},
+                                     {"min_detectable_effect", c.min_detectable_effect},
                                      {"p_slower", c.p_slower},
                                      {"p_faster", c.p_faster}});
         j["models"].push_back(jm);
     }
     j["notes"] = r.notes;
-    j["result"] = ab_line(r) == AbLine::fail ? "fail" : ab_line(r) == AbLine::inconclusive ? "inconclusive" : "pass";
+    j["result"] = ab_outcome(r) == Outcome::skip    ? "skipped"
+                  : ab_line(r) == AbLine::fail         ? "fail"
+                  : ab_line(r) == AbLine::inconclusive ? "inconclusive"
+                                                       : "pass";
     // Invalid UTF-8 in a name must not throw: replaced, as in the gate's JSON.
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }

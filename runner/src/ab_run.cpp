@@ -1,6 +1,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -15,22 +16,14 @@
 #include "perfgate/perf/pair_runner.hpp"
 #include "perfgate/perf/runtime_adapter.hpp"
 #include "perfgate/runner/ab.hpp"
+#include "ab_rounds.hpp"
 #include "percent_text.hpp"
 
 namespace perfgate::runner {
 namespace {
 
-// One round's headline readings (the median of the launch's repetitions) of both arms.
-struct RoundReadings {
-    std::map<std::string, double> base, head;
-};
-
-// The launch's headline reading of a metric: the median of its samples (the row's own median).
-std::optional<double> metric_of(const ResultRow& row, const std::string& metric) {
-    const auto samples = (row.*perfgate::metric(metric).samples)();
-    if (samples.empty()) return std::nullopt;
-    return perfgate::median(samples);
-}
+using detail::model_verdict;
+using detail::RoundReadings;
 
 using detail::percent;  // capped at +1000%: JSON keeps the numbers
 
@@ -38,16 +31,6 @@ std::string progress_of(const gates::PairedCheck& c) {
     if (!c.change) return c.metric + " -";
     const std::string ci = c.interval ? fmt::format(" [{}, {}]", percent(c.interval->low), percent(c.interval->high)) : "";
     return fmt::format("{} {}{} {}", c.metric, percent(*c.change), ci, gates::to_string(c.verdict));
-}
-
-// The worst metric verdict decides the model: regressed, inconclusive, improved, unchanged.
-gates::Verdict model_verdict(const AbModelResult& m) {
-    if (m.status.rfind("FAIL:", 0) == 0) return gates::Verdict::failed;
-    if (m.status.rfind("SKIP:", 0) == 0) return gates::Verdict::skipped;
-    if (m.checks.empty()) return gates::Verdict::inconclusive;
-    auto worst = gates::Verdict::unchanged;
-    for (const auto& c : m.checks) worst = gates::worse(worst, c.verdict);
-    return worst;
 }
 
 class AbRun {
@@ -62,6 +45,7 @@ public:
         result.model = model;
         result.runtime = request_.runtime;
         std::vector<RoundReadings> rounds;
+        const auto started = std::chrono::steady_clock::now();
         for (std::size_t round = 0; round < request_.stop.max_rounds; ++round) {
             RoundReadings readings;
             const auto order = arm_order(round);
@@ -74,20 +58,16 @@ public:
                     result.verdict = model_verdict(result);
                     return result;
                 }
-                auto& into = arm == Arm::base ? readings.base : readings.head;
-                for (const auto& metric : metrics_)
-                    if (auto v = metric_of(*measured->row, metric)) into[metric] = *v;
+                detail::add_readings(*measured->row, metrics_, arm == Arm::base ? readings.base : readings.head);
             }
             rounds.push_back(std::move(readings));
-            result.rounds = rounds.size();
-            result.checks = decide(model, rounds);
-            std::vector<gates::Verdict> verdicts;
-            for (const auto& c : result.checks) verdicts.push_back(c.verdict);
+            const bool stop = detail::look(result, context(model), request_.stop, rounds);
+            result.seconds = seconds_since(started);
             const auto progress = mapped(result.checks, progress_of);
             log_ << fmt::format("[ab] {} on {}: round {}/{} ({} first): {}\n", model, request_.runtime, round + 1,
                                 request_.stop.max_rounds, to_string(order.front()), fmt::join(progress, ", "))
                  << std::flush;
-            if (should_stop(request_.stop, rounds.size(), verdicts)) break;
+            if (stop) break;
         }
         result.verdict = model_verdict(result);
         return result;
@@ -113,22 +93,12 @@ private:
         return outcome;
     }
 
-    std::vector<gates::PairedCheck> decide(const std::string& model, const std::vector<RoundReadings>& rounds) const {
-        std::vector<gates::PairedCheck> checks;
-        for (const auto& metric : metrics_) {
-            std::vector<double> base, head;
-            for (const auto& r : rounds) {
-                auto b = r.base.find(metric), h = r.head.find(metric);
-                if (b == r.base.end() || h == r.head.end()) continue;  // paired rounds only
-                base.push_back(b->second);
-                head.push_back(h->second);
-            }
-            if (base.empty()) continue;
-            const double floor = request_.thresholds.lookup(metric, model, request_.runtime).max_drop;
-            const double confidence = report_.levels.at(rounds.size(), request_.stop.max_rounds);
-            checks.push_back(gates::decide_paired(metric, base, head, floor, confidence));
-        }
-        return checks;
+    detail::RoundsContext context(const std::string& model) const {
+        return {model, request_.runtime, metrics_, request_.thresholds, report_.levels, request_.stop.max_rounds};
+    }
+
+    static double seconds_since(std::chrono::steady_clock::time_point start) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
 
     const perf::Suite& suite_;
@@ -166,13 +136,13 @@ std::vector<std::string> ab_metrics(const perf::SuiteRuntime& runtime) {
     return out;
 }
 
-Status check_ab_rounds(const StopRule& stop, double alpha, std::size_t metrics) {
+Status check_ab_rounds(const StopRule& stop, double alpha, std::size_t tests) {
     if (stop.min_rounds < 2 || stop.max_rounds < stop.min_rounds)
         return make_error(fmt::format("rounds: want 2 <= --min-rounds <= --max-rounds, got {} and {}", stop.min_rounds,
                                       stop.max_rounds));
     const auto factor_at = [&](std::size_t max_rounds) {
         const auto levels =
-            gates::sequential_look_levels(alpha, std::min(stop.min_rounds, max_rounds), max_rounds, metrics);
+            gates::sequential_look_levels(alpha, std::min(stop.min_rounds, max_rounds), max_rounds, tests);
         return gates::interval_half_width_factor(levels.last, max_rounds);
     };
     const double factor = factor_at(stop.max_rounds);
@@ -196,14 +166,14 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
                                       "head build, and cannot start one there",
                                       manifest.path.string(), request.runtime, runtime->serving.url));
     const auto metrics = ab_metrics(*runtime);
-    if (auto st = check_ab_rounds(request.stop, request.alpha, metrics.size()); !st) return st.error();
-    if (auto st = check_binary("--base-binary", request.runtime, request.base_binary); !st) return st.error();
-    if (auto st = check_binary("--head-binary", request.runtime, request.head_binary); !st) return st.error();
     std::vector<std::string> models = request.models;
     if (models.empty())
         for (const auto& p : manifest.pairs)
             if (p.runtime == request.runtime) models.push_back(p.model);
     if (models.empty()) return make_error(manifest.path.string() + ": runtime \"" + request.runtime + "\" has no models");
+    if (auto st = check_ab_rounds(request.stop, request.alpha, metrics.size() * models.size()); !st) return st.error();
+    if (auto st = check_binary("--base-binary", request.runtime, request.base_binary); !st) return st.error();
+    if (auto st = check_binary("--head-binary", request.runtime, request.head_binary); !st) return st.error();
 
     // The manifest's declared provenance describes its own binary, not the two arms: each arm's row
     // carries what that build printed about itself (llama-bench's build_commit).
@@ -219,8 +189,7 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
     report.run_id = host.run_id;
     report.stop = request.stop;
     report.alpha = request.alpha;
-    report.levels = gates::sequential_look_levels(request.alpha, request.stop.min_rounds, request.stop.max_rounds,
-                                                  metrics.size());
+    report.levels = detail::ab_levels(request.stop, request.alpha, metrics.size(), models.size());
     report.notes.push_back(false_alarm_note(report.levels, request.alpha, metrics.size(), models.size()));
     AbRun run(suite, host, request, log, report);
     for (const auto& model : models) {
@@ -232,12 +201,11 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
 }
 
 std::string false_alarm_note(const gates::LookLevels& levels, double alpha, std::size_t metrics, std::size_t models) {
-    std::string note = fmt::format("{}: false alarms at most {:g}% per model over {} metrics (Haybittle-Peto)",
-                                   looks_text(levels), alpha * 100, metrics);
-    if (models > 1)
-        note += fmt::format("; over the {} models of this run at most {:g}% (union bound)", models,
-                            std::min(1.0, alpha * static_cast<double>(models)) * 100);
-    return note;
+    return fmt::format("{}: false alarms at most {:g}% for the whole run, split over its {} model{} x {} metric{} "
+                       "(Haybittle-Peto looks, Bonferroni); `unchanged` by two one-sided tests at the floor, {:.4f} at "
+                       "the last look",
+                       looks_text(levels), alpha * 100, models, models == 1 ? "" : "s", metrics,
+                       metrics == 1 ? "" : "s", levels.equivalence_last);
 }
 
 Outcome ab_outcome(const AbReport& report) {

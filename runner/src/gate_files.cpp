@@ -55,15 +55,9 @@ Expected<gates::GateReport> gate_files(const GateFilesRequest& request) {
         if (!o.baseline_ref)
             return make_error("--suite needs --baseline-ref (it names the suite whose version at the ref may excuse a "
                               "missing or skipped pair)");
-        auto at_ref = suite_at_ref(request.suite, *o.baseline_ref);
-        if (!at_ref) return at_ref.error();
-        if (*at_ref) {
-            auto now = perf::load_suite(request.suite);
-            if (!now) return now.error();
-            o.pairs_at_ref.emplace();
-            for (const auto& p : (*at_ref)->pairs) o.pairs_at_ref->emplace(p.runtime, p.model);
-            o.workload_changes = workload_changes(**at_ref, *now);
-        }
+        auto now = perf::load_suite(request.suite);
+        if (!now) return now.error();
+        if (auto st = read_suite_at_ref(*now, *o.baseline_ref, o); !st) return st.error();
     }
     if (!request.catalog.empty()) o.catalog = request.catalog;
     auto test = gates::stat_test_from_string(request.test);

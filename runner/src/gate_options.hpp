@@ -31,15 +31,8 @@ inline Expected<gates::GateOptions> gate_options(const perf::Suite& suite, const
         return make_error("the host facts of this measured suite were replayed from " + host.replay +
                           ", not probed on the machine that measured; at a base ref (" + *g.baseline_ref +
                           ") recorded machines are for replay suites only");
-    if (g.baseline_ref) {
-        auto at_ref = suite_at_ref(suite.path, *g.baseline_ref);
-        if (!at_ref) return at_ref.error();
-        if (*at_ref) {
-            g.pairs_at_ref.emplace();
-            for (const auto& p : (*at_ref)->pairs) g.pairs_at_ref->emplace(p.runtime, p.model);
-            g.workload_changes = workload_changes(**at_ref, suite);
-        }
-    }
+    if (g.baseline_ref)
+        if (auto st = read_suite_at_ref(suite, *g.baseline_ref, g); !st) return st.error();
     g.exclude_run_id = run_id;
     // One error budget for the suite run, the same in each pair's own gate and in the summary's:
     // every pair of the suite times every metric, whether or not it is measured this time.

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -35,9 +39,55 @@ void compare(std::vector<std::string>& changes, const char* what, const T& befor
 
 std::string listed(const std::vector<std::string>& values) { return fmt::format("[{}]", fmt::join(values, " ")); }
 
+std::string listed(const std::map<std::string, std::string>& values) {
+    std::vector<std::string> pairs;
+    for (const auto& [k, v] : values) pairs.push_back(k + "=" + v);
+    return listed(pairs);
+}
+
+const perf::SuiteModel* find_model(const perf::Suite& suite, const std::string& name) {
+    for (const auto& m : suite.models)
+        if (m.name == name) return &m;
+    return nullptr;
+}
+
+// What changed in the model a pair loads: its files' paths, and its forge spec's text.
+void compare_model(std::vector<std::string>& changes, const perf::SuiteModel& before, const perf::SuiteModel& after,
+                   const SpecTexts& specs_at_ref) {
+    compare(changes, "checkpoint", before.checkpoint.generic_string(), after.checkpoint.generic_string());
+    compare(changes, "forge_spec", before.forge_spec.generic_string(), after.forge_spec.generic_string());
+    auto was = specs_at_ref.find(before.name);
+    if (was == specs_at_ref.end() || after.forge_spec.empty()) return;
+    std::ifstream in(after.forge_spec, std::ios::binary);
+    const std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) return;
+    if (now != was->second)
+        changes.push_back(fmt::format("forge spec {} edited ({} -> {} bytes)", after.forge_spec.filename().string(),
+                                      was->second.size(), now.size()));
+}
+
 }  // namespace
 
-WorkloadChanges workload_changes(const perf::Suite& at_ref, const perf::Suite& now) {
+Expected<SpecTexts> forge_specs_at_ref(const perf::Suite& at_ref, const std::string& ref) {
+    SpecTexts out;
+    for (const auto& m : at_ref.models) {
+        if (m.forge_spec.empty()) continue;
+        const auto absolute = std::filesystem::weakly_canonical(std::filesystem::absolute(m.forge_spec));
+        auto root = gates::git_toplevel(absolute.parent_path().string());
+        if (!root) continue;  // a spec outside any repository: its path is still compared
+        const std::string rel = absolute.lexically_relative(std::filesystem::weakly_canonical(*root)).generic_string();
+        if (rel.empty() || rel.rfind("..", 0) == 0) continue;
+        const std::string object = ref + ":" + rel;
+        if (!gates::run_git(*root, {"cat-file", "-e", object})) continue;  // not there at the ref
+        auto text = gates::run_git(*root, {"cat-file", "blob", object});
+        if (!text) return text.error();
+        out[m.name] = std::move(*text);
+    }
+    return out;
+}
+
+
+WorkloadChanges workload_changes(const perf::Suite& at_ref, const perf::Suite& now, const SpecTexts& specs_at_ref) {
     std::vector<std::string> common;
     compare(common, "prompt_tokens", at_ref.workload.prompt_tokens, now.workload.prompt_tokens);
     compare(common, "generated_tokens", at_ref.workload.generated_tokens, now.workload.generated_tokens);
@@ -52,7 +102,77 @@ WorkloadChanges workload_changes(const perf::Suite& at_ref, const perf::Suite& n
         auto changes = common;
         compare(changes, "args", listed(before->args), listed(after->args));
         compare(changes, "flags", listed(before->flags), listed(after->flags));
+        compare(changes, "binary", before->binary, after->binary);
+        compare(changes, "env", listed(before->env), listed(after->env));
+        compare(changes, "url", before->serving.url, after->serving.url);
+        compare(changes, "replay", before->replay || at_ref.replay, after->replay || now.replay);
+        const perf::SuiteModel *model_before = find_model(at_ref, p.model), *model_after = find_model(now, p.model);
+        if (model_before && model_after) compare_model(changes, *model_before, *model_after, specs_at_ref);
         if (!changes.empty()) out[{p.runtime, p.model}] = fmt::format("{}", fmt::join(changes, ", "));
+    }
+    return out;
+}
+
+Status read_suite_at_ref(const perf::Suite& now, const std::string& ref, gates::GateOptions& options) {
+    auto at_ref = suite_at_ref(now.path, ref);
+    if (!at_ref) return at_ref.error();
+    if (!*at_ref) return Ok{};
+    auto specs = forge_specs_at_ref(**at_ref, ref);
+    if (!specs) return specs.error();
+    options.pairs_at_ref.emplace();
+    for (const auto& p : (*at_ref)->pairs) options.pairs_at_ref->emplace(p.runtime, p.model);
+    options.workload_changes = workload_changes(**at_ref, now, *specs);
+    return Ok{};
+}
+
+namespace {
+
+bool is_backend_suite(const std::string& file_name, const std::string& backend) {
+    return file_name.rfind(backend, 0) == 0 && file_name.size() > 5 && file_name.ends_with(".json");
+}
+
+// The pairs a suite measures: none of a replay suite, none of a runtime that replays.
+std::set<std::pair<std::string, std::string>> measured_pairs(const perf::Suite& suite) {
+    std::set<std::pair<std::string, std::string>> out;
+    if (suite.replay) return out;
+    for (const auto& p : suite.pairs)
+        if (const auto* rt = suite.find_runtime(p.runtime); rt && !rt->replay) out.emplace(p.runtime, p.model);
+    return out;
+}
+
+}  // namespace
+
+Expected<SuitesGuard> guard_suites(const std::filesystem::path& suites_dir, const std::string& backend, const std::string& ref) {
+    const auto dir = std::filesystem::weakly_canonical(std::filesystem::absolute(suites_dir));
+    auto root = gates::git_toplevel(dir.string());
+    if (!root) return make_error("the suites at " + ref + " are needed for the pull-request guard: " + root.error().message);
+    const std::string rel = dir.lexically_relative(std::filesystem::weakly_canonical(*root)).generic_string();
+    if (rel.empty() || rel.rfind("..", 0) == 0) return make_error(suites_dir.string() + ": outside the repository " + *root);
+    auto listing = gates::run_git(*root, {"ls-tree", "--name-only", ref, "--", rel + "/"});
+    if (!listing) return listing.error();
+    SuitesGuard out;
+    std::set<std::pair<std::string, std::string>> now;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        if (!is_backend_suite(entry.path().filename().string(), backend)) continue;
+        auto suite = perf::load_suite(entry.path());
+        if (!suite) return suite.error();
+        now.merge(measured_pairs(*suite));
+    }
+    if (ec) return make_error(suites_dir.string() + ": " + ec.message());
+    out.measured_now = now.size();
+    std::istringstream names(*listing);
+    for (std::string path; std::getline(names, path);) {
+        if (!is_backend_suite(std::filesystem::path(path).filename().string(), backend)) continue;
+        const std::string object = ref + ":" + path;
+        auto text = gates::run_git(*root, {"cat-file", "blob", object});
+        if (!text) return text.error();
+        auto suite = perf::parse_suite(*text, object, dir);
+        if (!suite) return make_error("the suite at " + ref + " cannot be read: " + suite.error().message);
+        for (const auto& pair : measured_pairs(*suite)) {
+            ++out.measured_at_ref;
+            if (!now.count(pair)) out.dropped.push_back({pair.first, pair.second, object});
+        }
     }
     return out;
 }

@@ -117,7 +117,7 @@ TEST_CASE("A/B: a model that decided nothing prints INCONCLUSIVE, not PASS", "[r
     m.runtime = "llama-bench";
     m.rounds = 4;
     // Rounds that scatter by 10%: no verdict either way against a 5% floor.
-    m.checks.push_back(gates::decide_paired("decode_tok_s", {100, 100, 100, 100}, {90, 110, 95, 108}, 0.05, 0.994));
+    m.checks.push_back(gates::decide_paired("decode_tok_s", {100, 100, 100, 100}, {90, 110, 95, 108}, 0.05, 0.994, 0.90));
     REQUIRE(m.checks[0].verdict == gates::Verdict::inconclusive);
     m.verdict = gates::Verdict::inconclusive;
     r.models.push_back(m);

@@ -20,6 +20,10 @@ struct ThresholdFields {
     // Between-run spread (relative) assumed for a pair whose history is too short to measure its
     // own: the fallback rule's prior (docs/gate.md). perfgate calibrate writes the measured one.
     std::optional<double> run_noise;
+    // The floor of an interleaved A/B (perfgate ab, docs/ab.md): the smallest change that matters
+    // when base and head share the machine and the minutes, so drift cancels and the history's
+    // allowance for it (max_drop) is not needed. Unset: max_drop.
+    std::optional<double> ab_max_drop;
 };
 
 struct ThresholdRule {
@@ -54,6 +58,8 @@ struct Threshold {
     double noise = 0.0;
     std::string source;  // e.g. "thresholds/default.json:5, thresholds/m1ultra.json:9"
     double run_noise = 0.05;  // the fallback rule's prior when no file says otherwise: 5% between runs
+    std::optional<double> ab_max_drop;
+    double ab_floor() const { return ab_max_drop.value_or(max_drop); }
 };
 
 class ThresholdSet {

@@ -25,7 +25,7 @@ struct AbRequest {
     std::vector<std::string> models;          // empty: every model the suite pairs with the runtime
     std::optional<std::int64_t> repetitions;  // per launch; default the suite's
     StopRule stop;
-    double alpha = 0.01;                      // family-wise false-alarm rate per model
+    double alpha = 0.01;                      // family-wise false-alarm rate of the whole run
     gates::ThresholdSet thresholds;           // each metric's floor is its max_drop
     std::filesystem::path results_dir = "build/perf-ab";  // empty: record nothing
     std::string suffix = "ab";
@@ -37,8 +37,8 @@ struct AbRequest {
 };
 
 // The metrics decided for a runtime, in report order: the gated metrics (perfgate/core/metric.hpp)
-// it can measure (perf::measurable_metrics). The false-alarm rate is split over these only: a timed
-// llama-bench over its 3, a counted one over its 2.
+// it can measure (perf::measurable_metrics). The false-alarm rate is split over these and the
+// models: a timed llama-bench over its 3 per model, a counted one over its 2.
 std::vector<std::string> ab_metrics(const perf::SuiteRuntime& runtime);
 
 struct AbModelResult {
@@ -48,6 +48,9 @@ struct AbModelResult {
     std::vector<gates::PairedCheck> checks;   // one per metric with readings, ab_metrics() order
     std::string status = "ok";                // ok, or the SKIP:/FAIL: token that ended the model
     std::string reason;                       // why it ended early, when it did
+    // Wall time from its first launch to the end of its last round: measured by a live run,
+    // estimated from the rows' timestamps by a replay (see replay_ab).
+    std::optional<double> seconds;
     // The model's verdict, in the gate's words: failed, skipped, else the worst of its metrics'
     // verdicts (inconclusive when no metric was decided).
     gates::Verdict verdict = gates::Verdict::inconclusive;
@@ -61,6 +64,7 @@ struct AbReport {
     gates::LookLevels levels;                 // two-sided confidence at the interim looks and the last
     std::vector<AbModelResult> models;
     std::vector<std::string> notes;
+    std::string replayed_from;                // a replay: the recorded rows' file; empty for a live run
 };
 
 // Runs the rounds. Bad input is an Error before anything runs: an unknown runtime or model, a
@@ -71,14 +75,30 @@ Expected<AbReport> run_ab(const perf::Suite& suite, const perf::HostContext& hos
 
 // The rounds must be able to decide: at `max_rounds` the interval of the last look must be narrower
 // than kMaxIntervalFactor per-round spreads (gates::interval_half_width_factor), else an error that
-// names the fewest rounds that would do.
+// names the fewest rounds that would do. `tests`: the decisions alpha is split over (metrics x models).
 inline constexpr double kMaxIntervalFactor = 5.0;
-Status check_ab_rounds(const StopRule& stop, double alpha, std::size_t metrics = 3);
+Status check_ab_rounds(const StopRule& stop, double alpha, std::size_t tests = 3);
 
-// The report's statement of its false-alarm bound: `alpha` per model over `metrics` metrics and
-// the looks of `levels`, and for the whole run over `models` models by the union bound (capped at
-// 100%): what an A/A run of this suite may cost, not only one model of it.
+// The report's statement of its false-alarm bound: `alpha` for the whole run, split over its
+// `models` x `metrics` decisions and the looks of `levels`: what an A/A run of this suite may
+// cost, not only one model of it; and the equivalence test's level.
 std::string false_alarm_note(const gates::LookLevels& levels, double alpha, std::size_t metrics, std::size_t models);
+
+// perfgate ab --replay: an A/B run's recorded rows (its CSV, column arm) judged again, without a
+// launch, by the rule of a live run: per model, in file order, the k-th base and the k-th head
+// launch form round k, looked at after each round from stop.min_rounds as a live run looks, so a
+// run recorded at a fixed number of rounds shows where the sequential rule would have stopped and
+// how long that took (a model's seconds: its rows' timestamps from the first launch to the end of
+// that round, widened by one launch, as the first row is written when the first launch ends). A
+// model whose recording ends before the rule stops is inconclusive with that said; a failed or
+// skipped launch ends its model as it ended the live run. Errors name the file and line: a row
+// without an arm, arms of two runtimes.
+struct AbReplayRequest {
+    StopRule stop;
+    double alpha = 0.01;
+    gates::ThresholdSet thresholds;
+};
+Expected<AbReport> replay_ab(const ResultFile& recorded, const AbReplayRequest& request);
 
 // fail when a model regressed or failed, skip when every model skipped, else pass.
 Outcome ab_outcome(const AbReport& report);

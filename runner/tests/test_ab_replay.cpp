@@ -1,0 +1,127 @@
+// perfgate ab --replay: recorded A/B rows judged again by the live run's rule, without a launch.
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include "perfgate/core/csv.hpp"
+#include "perfgate/runner/ab.hpp"
+#include "perfgate/runner/ab_render.hpp"
+#include "perfgate/test/files.hpp"
+#include "perfgate/test/rows.hpp"
+
+using namespace perfgate;
+
+namespace {
+
+// One launch's row as perfgate ab records it: the arm, the binary in the command, a timestamp.
+ResultRow launch(const std::string& model, const std::string& arm, double decode, int second) {
+    ResultRow r = test::make_row({.model = model, .decode_tok_s = decode});
+    r.arm = arm;
+    r.run_id = "ab-1";
+    r.command = (arm == "base" ? "/builds/base/llama-bench" : "/builds/head/llama-bench") + std::string(" -m x.gguf");
+    r.timestamp = fmt::format("2026-12-05T04:00:{:02d}Z", second);
+    return r;
+}
+
+// `rounds` rounds of one model, head/base = `ratio` with a small alternating wobble, ABBA order,
+// a launch every 2 s.
+std::vector<ResultRow> recorded(const std::string& model, double ratio, std::size_t rounds, int start = 0) {
+    std::vector<ResultRow> rows;
+    int t = start;
+    for (std::size_t k = 0; k < rounds; ++k) {
+        const double wobble = k % 2 ? 1.004 : 0.996;
+        const bool base_first = k % 4 == 0 || k % 4 == 3;
+        for (const bool base : {base_first, !base_first}) {
+            t += 2;
+            rows.push_back(launch(model, base ? "base" : "head", base ? 100.0 : 100.0 * ratio * wobble, t));
+        }
+    }
+    return rows;
+}
+
+ResultFile file_of(const std::vector<ResultRow>& rows, const test::TempDir& dir) {
+    const auto path = dir.file("cpu_cpu-epyc_2026-12-05_ab.csv");
+    test::write_perfgate_csv(path, rows);
+    auto file = read_results_csv(path);
+    REQUIRE(file);
+    return *file;
+}
+
+runner::AbReplayRequest request(std::size_t min_rounds, std::size_t max_rounds, double ab_floor = 0.01) {
+    runner::AbReplayRequest r;
+    r.stop = {min_rounds, max_rounds};
+    gates::ThresholdFile floors;
+    gates::ThresholdRule rule;
+    rule.fields.max_drop = 0.05;
+    rule.fields.ab_max_drop = ab_floor;
+    floors.rules.push_back(rule);
+    r.thresholds.add_layer(floors);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("A/B replay: the live rule's verdicts from recorded rows, stopping where a live run would", "[runner][ab][replay]") {
+    test::TempDir dir("ab-replay");
+    auto rows = recorded("slow", 0.97, 10);
+    auto same = recorded("same", 1.0, 10, 40);
+    rows.insert(rows.end(), same.begin(), same.end());
+    auto report = runner::replay_ab(file_of(rows, dir), request(5, 10));
+    REQUIRE(report);
+    REQUIRE(report->models.size() == 2);
+    const auto& slow = report->models[0];
+    CHECK(slow.model == "slow");
+    CHECK(slow.verdict == gates::Verdict::regressed);
+    CHECK(slow.checks.front().rounds == slow.rounds);
+    CHECK(slow.rounds >= 5);
+    CHECK(slow.rounds <= 10);
+    // 2 launches a round, a launch every 2 s: the rounds it took, timed from the rows.
+    REQUIRE(slow.seconds);
+    CHECK(*slow.seconds == Approx(4.0 * static_cast<double>(slow.rounds)));
+    // The same build: shown unchanged by the equivalence test (its interval inside +-1%).
+    CHECK(report->models[1].verdict == gates::Verdict::unchanged);
+    CHECK(report->base_binary == "/builds/base/llama-bench");
+    CHECK(report->head_binary == "/builds/head/llama-bench");
+    CHECK_FALSE(report->replayed_from.empty());
+    const auto text = runner::render_ab(*report, runner::AbFormat::text);
+    CHECK(text.find("replayed from recorded rows, no launch made") != std::string::npos);
+    CHECK(runner::ab_outcome(*report) == runner::Outcome::fail);
+
+    // Under a floor of 5%, the 3% drop is no regression: the floor is the thresholds' ab_max_drop.
+    auto wide = runner::replay_ab(file_of(rows, dir), request(5, 10, 0.05));
+    REQUIRE(wide);
+    CHECK(wide->models[0].verdict != gates::Verdict::regressed);
+}
+
+TEST_CASE("A/B replay: a recording that ends before the rule stops decides nothing", "[runner][ab][replay]") {
+    test::TempDir dir("ab-replay");
+    auto report = runner::replay_ab(file_of(recorded("m", 1.0, 4), dir), request(5, 10));
+    REQUIRE(report);
+    CHECK(report->models[0].verdict == gates::Verdict::inconclusive);
+    CHECK(report->models[0].reason.find("recording ends after 4 rounds") != std::string::npos);
+}
+
+TEST_CASE("A/B replay: rows perfgate ab did not write are refused with file and line", "[runner][ab][replay]") {
+    test::TempDir dir("ab-replay");
+    auto rows = recorded("m", 1.0, 6);
+    rows[3].arm.clear();
+    auto no_arm = runner::replay_ab(file_of(rows, dir), request(5, 10));
+    REQUIRE_FALSE(no_arm);
+    CHECK(no_arm.error().message.find("cpu_cpu-epyc_2026-12-05_ab.csv:5: a row without an arm") != std::string::npos);
+
+    auto two_runs = recorded("m", 1.0, 6);
+    two_runs[7].run_id = "ab-2";
+    auto mixed = runner::replay_ab(file_of(two_runs, dir), request(5, 10));
+    REQUIRE_FALSE(mixed);
+    CHECK(mixed.error().message.find("rows of 2 A/B runs") != std::string::npos);
+}
+
+TEST_CASE("A/B replay: a failed launch ends its model as it ended the live run", "[runner][ab][replay]") {
+    test::TempDir dir("ab-replay");
+    auto rows = recorded("m", 1.0, 8);
+    rows[6].status.text = "FAIL:bench";
+    rows[6].decode_tok_s.reset();
+    auto report = runner::replay_ab(file_of(rows, dir), request(5, 10));
+    REQUIRE(report);
+    CHECK(report->models[0].verdict == gates::Verdict::failed);
+    CHECK(report->models[0].reason.find("round 4") != std::string::npos);
+}
