@@ -8,7 +8,6 @@
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "outcome_exit.hpp"
-#include "perfgate/core/csv.hpp"
 #include "perfgate/core/file_write.hpp"
 #include "perfgate/core/process.hpp"
 #include "perfgate/gates/host_thresholds.hpp"
@@ -32,35 +31,17 @@ struct AbOptions {
     std::string replay;      // --replay FILE: judge an A/B run's recorded rows, launch nothing
 };
 
-// The report goes to --output (whole or not at all) or stdout, and to --summary-dir.
+// The report goes to --output (whole or not at all; the verdict still reaches the log) or stdout,
+// and to --summary-dir.
 int deliver(const AbOptions& o, const runner::AbReport& report, runner::AbFormat format) {
     const std::string text = runner::render_ab(report, format, o.output.empty() && color_on(o.color, 1));
-    if (o.output.empty()) {
-        std::cout << text;
-    } else {
-        if (auto st = replace_file(o.output, text); !st) return usage_error("perfgate ab", st.error());
-        std::cerr << runner::render_ab(report, runner::AbFormat::text, color_on(o.color, 2));  // the verdict still reaches the log
-    }
-    if (!o.summary_dir.empty()) {
-        if (auto st = runner::write_ab_summary(report, o.summary_dir); !st) return usage_error("perfgate ab", st.error());
-        std::cerr << "perfgate ab: reports in " << o.summary_dir << " (ab.md, ab.junit.xml, ab.json)\n";
-    }
+    if (o.output.empty()) std::cout << text;
+    else if (auto st = replace_file(o.output, text); !st) return usage_error("perfgate ab", st.error());
+    else std::cerr << runner::render_ab(report, runner::AbFormat::text, color_on(o.color, 2));
+    if (o.summary_dir.empty()) return exit_of(runner::ab_outcome(report));
+    if (auto st = runner::write_ab_summary(report, o.summary_dir); !st) return usage_error("perfgate ab", st.error());
+    std::cerr << "perfgate ab: reports in " << o.summary_dir << " (ab.md, ab.junit.xml, ab.json)\n";
     return exit_of(runner::ab_outcome(report));
-}
-
-// --replay: the recorded rows judged again under these thresholds, alpha and rounds.
-int run_replay(AbOptions& o, runner::AbFormat format) {
-    const auto usage = [](const Error& e) { return usage_error("perfgate ab", e); };
-    auto recorded = read_results_csv(o.replay);
-    if (!recorded) return usage(recorded.error());
-    const std::string host = recorded->rows.empty() ? std::string() : recorded->rows.front().host;
-    auto thresholds = gates::load_host_thresholds(o.thresholds_dir, host);
-    if (!thresholds) return usage(thresholds.error());
-    runner::AbReplayRequest request{o.request.stop, o.request.alpha, thresholds->set};
-    auto report = runner::replay_ab(*recorded, request);
-    if (!report) return usage(report.error());
-    report->notes.insert(report->notes.end(), thresholds->notes.begin(), thresholds->notes.end());
-    return deliver(o, *report, format);
 }
 
 int run_ab_command(AbOptions& o) {
@@ -69,27 +50,19 @@ int run_ab_command(AbOptions& o) {
     const auto format = runner::ab_format_from_string(o.format);
     if (!format) return usage(make_error("unknown --format " + o.format + " (text, markdown, json, junit)"));
     if (auto st = o.summary_dir.empty() ? Status(Ok{}) : runner::prepare_ab_summary_dir(o.summary_dir); !st) return usage(st.error());
-    if (!o.replay.empty()) return run_replay(o, *format);
-    if (o.suite.empty() || o.base_binary.empty() || o.head_binary.empty())
-        return usage(make_error("--suite, --base-binary and --head-binary are required (or --replay FILE)"));
-    auto base = runner::split_key_value(o.base_binary, "--base-binary", "RUNTIME=PATH");
-    auto head = runner::split_key_value(o.head_binary, "--head-binary", "RUNTIME=PATH");
-    if (!base) return usage(base.error());
-    if (!head) return usage(head.error());
-    if (base->first != head->first)
-        return usage(make_error("--base-binary and --head-binary name different runtimes (" + base->first + ", " +
-                                head->first + "): an A/B run compares two builds of one runtime"));
+    if (!o.replay.empty()) {
+        auto replayed = runner::replay_ab_file(o.replay, o.thresholds_dir, o.request.stop, o.request.alpha);
+        return replayed ? deliver(o, *replayed, *format) : usage(replayed.error());
+    }
+    if (o.suite.empty()) return usage(make_error("--suite, --base-binary and --head-binary are required (or --replay FILE)"));
     auto& r = o.request;
-    r.runtime = base->first;
-    r.base_binary = base->second;
-    r.head_binary = head->second;
+    if (auto st = runner::set_ab_binaries(r, o.base_binary, o.head_binary); !st) return usage(st.error());
     if (o.no_record) r.results_dir.clear();
     auto contention = o.contention.empty() ? perf::contention_mode_from_environment()
                                            : perf::parse_contention_mode(o.contention, "--contention");
     if (!contention) return usage(contention.error());
     r.contention = *contention;
-    // No --runtime-pin here: a pin describes one build, and the two arms are two builds (each row
-    // carries the commit its binary printed).
+    // No --runtime-pin: a pin describes one build, the arms are two (each row has its binary's commit).
     auto suite = runner::load_suite_with_pins(o.suite, {});
     if (!suite) return usage(suite.error());
     auto host = runner::resolve_host(o.host);
@@ -117,8 +90,7 @@ void add_ab_command(CLI::App& app) {
     cmd->add_option("--suite", o->suite, "Suite manifest (perf/suites/<name>.json); required unless --replay");
     cmd->add_option("--base-binary", o->base_binary, "RUNTIME=PATH: the base build of a runtime of the suite; required unless --replay");
     cmd->add_option("--head-binary", o->head_binary, "RUNTIME=PATH: the head build of the same runtime; required unless --replay");
-    cmd->add_option("--replay", o->replay,
-                    "An A/B run's recorded CSV (its --results-dir file, one run): judge its rows again under these "
+    cmd->add_option("--replay", o->replay, "An A/B run's recorded CSV (one run): judge its rows again under these "
                     "thresholds, --alpha and rounds, looking after each round as a live run does; nothing is launched");
     cmd->add_option("--model", r.models, "Model of the suite to compare (repeatable; default: every model paired with RUNTIME)");
     cmd->add_option("--repetitions", r.repetitions, "Repetitions per launch (default: the suite's workload)")

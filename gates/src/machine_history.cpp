@@ -11,9 +11,17 @@
 
 namespace perfgate::gates::detail {
 
+std::string history_key(const ResultRow& row) {
+    const bool counted = row.decode_instructions_per_token || row.prefill_instructions_per_token;
+    if (!counted) return row.machine_id;
+    if (row.runtime_commit.empty() && row.build_type.empty() && row.compiler.empty()) return row.machine_id;
+    return fmt::format("build {} {} {}", row.runtime_commit.empty() ? "-" : row.runtime_commit.substr(0, 12),
+                       row.build_type.empty() ? "-" : row.build_type, row.compiler.empty() ? "-" : row.compiler);
+}
+
 std::string machine_of(const SampleGroup& group) {
-    if (!group.ok_rows.empty() && !group.ok_rows.front()->machine_id.empty()) return group.ok_rows.front()->machine_id;
-    return group.rows.empty() ? std::string() : group.first().machine_id;
+    if (!group.ok_rows.empty() && !history_key(*group.ok_rows.front()).empty()) return history_key(*group.ok_rows.front());
+    return group.rows.empty() ? std::string() : history_key(group.first());
 }
 
 const SampleGroup* MachineFilter::rows_of(const SampleGroup* group, const std::string& machine) {
@@ -24,8 +32,8 @@ const SampleGroup* MachineFilter::rows_of(const SampleGroup* group, const std::s
 
 const SampleGroup* MachineFilter::cut(const SampleGroup* group, const std::string& machine) {
     SampleGroup view = *group;
-    std::erase_if(view.rows, [&](const ResultRow* r) { return r->machine_id != machine; });
-    std::erase_if(view.ok_rows, [&](const ResultRow* r) { return r->machine_id != machine; });
+    std::erase_if(view.rows, [&](const ResultRow* r) { return history_key(*r) != machine; });
+    std::erase_if(view.ok_rows, [&](const ResultRow* r) { return history_key(*r) != machine; });
     if (view.rows.empty()) return nullptr;
     if (view.rows.size() == group->rows.size()) return group;  // all of it is this machine's
     views_.push_back(std::move(view));
@@ -40,8 +48,9 @@ const SampleGroup* MachineFilter::original(const SampleGroup* group) const {
 
 void OtherMachines::add(const SampleGroup& group, const std::string& except) {
     for (const ResultRow* r : group.rows) {
-        if (r->machine_id.empty()) ++rows_without_id;
-        else if (r->machine_id != except) ids.insert(r->machine_id);
+        const std::string key = history_key(*r);
+        if (key.empty()) ++rows_without_id;
+        else if (key != except) ids.insert(key);
     }
     if (latest_source.empty()) latest_source = group.source();  // groups arrive newest first
     groups.push_back(&group);

@@ -18,7 +18,15 @@
 
 namespace perfgate::gates::detail {
 
-// The machine_id of a group's rows (the first ok row's, else the first row's); empty when unknown.
+// Whose history a row belongs to: its machine_id, except for a counted row (instructions per
+// token, docs/instructions.md), whose counts do not depend on the machine but on the build that
+// was counted: "build <commit> <build type> <compiler>", the same on every machine that runs that
+// build, so a counted pair on a new machine is judged against the counted history of any machine
+// of its host tag (the same portable build on another CPU counted 15,336,379 against 15,335,918
+// instructions per token, +0.003%: docs/instructions.md). Empty when unknown.
+std::string history_key(const ResultRow& row);
+
+// The history key of a group's rows (the first ok row's, else the first row's); empty when unknown.
 std::string machine_of(const SampleGroup& group);
 
 // Views of history groups cut down to one machine's rows. The views live as long as the filter.

@@ -8,6 +8,7 @@
 #include "perfgate/core/metric.hpp"
 #include "perfgate/gates/change_points.hpp"
 #include "perfgate/gates/statistics.hpp"
+#include "machine_history.hpp"
 
 namespace perfgate::gates {
 
@@ -37,7 +38,7 @@ std::vector<RunLevel> run_levels(const SampleGroup& group, const std::string& me
     std::vector<RunLevel> levels;
     for (const RowRun& run : group_into_runs(measured)) {
         RunLevel level{run.run, "", 0, run.rows.size()};
-        level.machine = run.rows.front()->machine_id;
+        level.machine = detail::history_key(*run.rows.front());
         std::vector<double> samples;
         for (const ResultRow* r : run.rows) {
             const std::string& when = !r->timestamp.empty() ? r->timestamp : r->date;

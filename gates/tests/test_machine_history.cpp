@@ -256,3 +256,49 @@ TEST_CASE("every committed and fixture CSV: the same verdicts with one machine i
         }
     }
 }
+
+namespace {
+
+// A counted row (docs/instructions.md): instruction counts per token of one build, no rates.
+ResultRow counted_row(const std::string& machine, double per_token, int day, const std::string& run,
+                      const std::string& compiler = "GNU 12.2.0") {
+    ResultRow r = run_row(machine, 1.0, day, run);
+    r.runtime = "llama-bench-instructions";
+    r.decode_tok_s.reset();
+    r.prefill_tok_s.reset();
+    r.decode_instructions_per_token = per_token;
+    r.prefill_instructions_per_token = per_token / 4.5;
+    r.runtime_commit = "de3ff815ea7d559ee917f063901b8986f038abc6";
+    r.build_type = "Release, static, GGML_NATIVE=OFF";
+    r.compiler = compiler;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("counted pairs: another machine's counts of the same build are this machine's history (issue 45, item 5)",
+          "[gates][machine][instructions]") {
+    testing::TempDir tmp;
+    const double wobble[] = {1.0, 1.0000004, 0.9999997, 1.0000001, 1.0, 0.9999999};
+    for (int i = 0; i < 6; ++i)
+        REQUIRE(append_results_locked(tmp.sub(fmt::format("bench/cpu_cpu-epyc_2026-11-{:02}.csv", i + 1)),
+                                      {counted_row(kMachineA, 15'335'918 * wobble[i], i + 1, fmt::format("c{}", i))}));
+    // Machine B counts the same build: +0.003%, as a fresh VM of another CPU model did.
+    auto same = gate_rows({counted_row(kMachineB, 15'336'379, 10, "now")}, options(tmp));
+    REQUIRE(same);
+    INFO(render_text(*same));
+    CHECK(only_pair(*same).verdict == Verdict::unchanged);  // before: new machine
+    CHECK(passed(*same));
+    // One percent more work per token on machine B is a regression, not "new machine".
+    auto more = gate_rows({counted_row(kMachineB, 15'335'918 * 1.01, 10, "now")}, options(tmp));
+    REQUIRE(more);
+    CHECK(only_pair(*more).verdict == Verdict::regressed);
+    // Another build (another compiler) is not that history: its counts are its own.
+    auto other_build = gate_rows({counted_row(kMachineB, 15'335'918, 10, "now", "Clang 14.0.6")}, options(tmp));
+    REQUIRE(other_build);
+    CHECK(only_pair(*other_build).verdict == Verdict::new_machine);
+    // Timed rows keep their machine: machine B's decode is not judged against machine A's.
+    testing::TempDir timed;
+    write_history(timed, kMachineA);
+    CHECK(only_pair(*gate_rows({run_row(kMachineB, 45.0, 10, "now")}, options(timed))).verdict == Verdict::new_machine);
+}

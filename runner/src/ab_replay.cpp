@@ -6,6 +6,8 @@
 
 #include "ab_rounds.hpp"
 #include "perfgate/core/calendar_date.hpp"
+#include "perfgate/core/csv.hpp"
+#include "perfgate/gates/host_thresholds.hpp"
 #include "perfgate/core/metric.hpp"
 #include "perfgate/runner/ab.hpp"
 
@@ -146,6 +148,18 @@ Expected<AbReport> replay_ab(const ResultFile& recorded, const AbReplayRequest& 
         report.models.push_back(replay_model(
             m, {m.model, report.runtime, metrics, request.thresholds, report.levels, request.stop.max_rounds},
             request.stop));
+    return report;
+}
+
+Expected<AbReport> replay_ab_file(const std::string& csv, const std::filesystem::path& thresholds_dir,
+                                  const StopRule& stop, double alpha) {
+    auto recorded = read_results_csv(csv);
+    if (!recorded) return recorded.error();
+    const std::string host = recorded->rows.empty() ? std::string() : recorded->rows.front().host;
+    auto thresholds = gates::load_host_thresholds(thresholds_dir, host);
+    if (!thresholds) return thresholds.error();
+    auto report = replay_ab(*recorded, {stop, alpha, thresholds->set});
+    if (report) report->notes.insert(report->notes.end(), thresholds->notes.begin(), thresholds->notes.end());
     return report;
 }
 

@@ -16,6 +16,7 @@
 #include "perfgate/perf/pair_runner.hpp"
 #include "perfgate/perf/runtime_adapter.hpp"
 #include "perfgate/runner/ab.hpp"
+#include "perfgate/runner/key_value.hpp"
 #include "ab_rounds.hpp"
 #include "percent_text.hpp"
 
@@ -127,6 +128,20 @@ Status check_binary(const std::string& option, const std::string& runtime, const
 }
 
 }  // namespace
+
+Status set_ab_binaries(AbRequest& request, const std::string& base_option, const std::string& head_option) {
+    auto base = split_key_value(base_option, "--base-binary", "RUNTIME=PATH");
+    if (!base) return base.error();
+    auto head = split_key_value(head_option, "--head-binary", "RUNTIME=PATH");
+    if (!head) return head.error();
+    if (base->first != head->first)
+        return make_error("--base-binary and --head-binary name different runtimes (" + base->first + ", " + head->first +
+                          "): an A/B run compares two builds of one runtime");
+    request.runtime = base->first;
+    request.base_binary = base->second;
+    request.head_binary = head->second;
+    return Ok{};
+}
 
 std::vector<std::string> ab_metrics(const perf::SuiteRuntime& runtime) {
     std::vector<std::string> out;

@@ -103,7 +103,7 @@ stop=0
 while [ "$stop" = 0 ]; do
   for word in "$@"; do
     model="${word%%:*}" cond="${word#*:}"
-    need="${last_seconds[$model]:-60}"
+    need="${last_seconds[$model]:-60}"; [ "$need" -ge 20 ] || need=20
     if [ $((SECONDS - t0 + need)) -ge "$limit" ]; then stop=1; break; fi
     head="$(head_of "$model" "$cond")" || { stop=1; break; }
     n=$((n + 1)); name="$(printf 'd%03d-%s-%s' "$n" "$model" "$cond")"; d="$work/decisions/$name"
@@ -117,7 +117,9 @@ while [ "$stop" = 0 ]; do
     printf '{"decision": "%s", "model": "%s", "condition": "%s", "rounds": %s, "exit": %s, "seconds": %s, "started": "%s", "machine_id": "%s"}\n' \
       "$name" "$model" "$cond" "$rounds" "$rc" "$((SECONDS - t1))" "$started" "$machine" >> "$work/decisions.jsonl"
     say "$name exit $rc in $((SECONDS - t1)) s: $(grep -o '"change": [-0-9.e]*' "$d.json" 2>/dev/null | head -n 1)"
-    [ "$rc" -le 1 ] || { tail -n 5 "$d.log" >&2; }
+    # Exit 2 is bad input (a carried perfgate that does not know the tree's files, say): every
+    # later decision would fail the same way at once, so the campaign stops instead of spinning.
+    if [ "$rc" -gt 1 ]; then tail -n 5 "$d.log" >&2; stop=1; break; fi
     send_back
   done
 done

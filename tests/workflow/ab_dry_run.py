@@ -200,7 +200,7 @@ def main():
                                                                                "comment.md")).read(),
           "unchanged: the report is posted as the pull request's comment")
     check("no thresholds/default.json" not in body, "unchanged: the floors come from perfgate's thresholds")
-    check("over 3 metrics" in body.split("Instructions per token", 1)[0],
+    check("x 3 metrics" in body.split("Instructions per token", 1)[0],
           "unchanged: the timed A/B splits its false-alarm rate over the 3 metrics it measures")
     artifact = os.listdir(os.path.join(WORK, "same", "perfgate-ab"))
     check(any(f.endswith(".csv") for f in artifact), "unchanged: the A/B rows are recorded for the artifact")
@@ -210,7 +210,7 @@ def main():
     counted = os.listdir(os.path.join(WORK, "same", "perfgate-ab", "instructions"))
     check({"ab.md", "ab.junit.xml", "ab.json"} <= set(counted) and any(f.endswith(".csv") for f in counted),
           f"unchanged: the counted A/B's report and rows are in the artifact's instructions/ ({sorted(counted)})")
-    check("Instructions per token" in body and "Decode instructions" in body and "over 2 metrics" in body,
+    check("Instructions per token" in body and "Decode instructions" in body and "x 2 metrics" in body,
           "unchanged: the comment carries the counted A/B beside wall time")
     head_count = os.path.join(WORK, "same", "build", "head-count")
     check(os.path.isdir(head_count) and not os.path.islink(head_count),

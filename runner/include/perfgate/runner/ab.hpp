@@ -36,6 +36,9 @@ struct AbRequest {
     perf::ContentionMode contention = perf::ContentionMode::enforce;
 };
 
+// --base-binary and --head-binary (each RUNTIME=PATH, naming one runtime) into `request`.
+Status set_ab_binaries(AbRequest& request, const std::string& base_option, const std::string& head_option);
+
 // The metrics decided for a runtime, in report order: the gated metrics (perfgate/core/metric.hpp)
 // it can measure (perf::measurable_metrics). The false-alarm rate is split over these and the
 // models: a timed llama-bench over its 3 per model, a counted one over its 2.
@@ -99,6 +102,10 @@ struct AbReplayRequest {
     gates::ThresholdSet thresholds;
 };
 Expected<AbReport> replay_ab(const ResultFile& recorded, const AbReplayRequest& request);
+// The same from the file at `csv`, with the thresholds of `thresholds_dir` for the rows' host
+// (their notes added to the report's).
+Expected<AbReport> replay_ab_file(const std::string& csv, const std::filesystem::path& thresholds_dir,
+                                  const StopRule& stop, double alpha);
 
 // fail when a model regressed or failed, skip when every model skipped, else pass.
 Outcome ab_outcome(const AbReport& report);
