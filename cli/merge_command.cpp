@@ -23,8 +23,9 @@ int run_merge(const MergeArgs& args) {
     if (!merged) return usage_error("perfgate merge", merged.error());
     for (const auto& w : merged->warnings) fmt::print(stderr, "perfgate merge: warning: {}\n", w);
     for (const auto& m : merged->files)
-        fmt::print("perfgate merge: {} -> {}: {} row{} added, {} of runs already there\n", m.source, m.into, m.added,
-                   m.added == 1 ? "" : "s", m.skipped);
+        if (m.into.empty()) fmt::print("perfgate merge: {}: nothing merged ({} replayed rows)\n", m.source, m.skipped);
+        else fmt::print("perfgate merge: {} -> {}: {} row{} added, {} skipped (runs already there, replayed rows)\n",
+                        m.source, m.into, m.added, m.added == 1 ? "" : "s", m.skipped);
     return exit_code::success;
 }
 

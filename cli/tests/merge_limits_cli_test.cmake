@@ -50,9 +50,9 @@ endfunction()
 upgraded_rows("${rows}" upgraded_committed)
 upgraded_rows("${new_run}" upgraded_new_run)
 set(merged "${upgraded_header}${upgraded_committed}${upgraded_new_run}")
-expect("merge: only the new run" 0 "5 rows added, 10 of runs already there" none merge --into benchmarks "incoming/${name}")
+expect("merge: only the new run" 0 "5 rows added, 10 skipped" none merge --into benchmarks "incoming/${name}")
 expect_file("${WORK_DIR}/benchmarks/${name}" "${merged}" "merge upgraded the header, kept every row and added the new run")
-expect("merge: again, nothing to add" 0 "0 rows added, 15 of runs already there" none merge --into benchmarks
+expect("merge: again, nothing to add" 0 "0 rows added, 15 skipped" none merge --into benchmarks
        "incoming/${name}")
 expect_file("${WORK_DIR}/benchmarks/${name}" "${merged}" "a second merge changed nothing")
 expect("merge: an mlxcel file" 2 "not perfgate's schema" none merge --into benchmarks

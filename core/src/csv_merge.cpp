@@ -20,10 +20,20 @@ Expected<MergeReport> merge_results_into(const std::string& folder, const std::v
             return make_error(fmt::format("{}:1: not perfgate's schema: only perfgate's own CSVs record runs (run_id) "
                                           "that can be merged", source));
         report.warnings.insert(report.warnings.end(), file->warnings.begin(), file->warnings.end());
+        // Recorded output replayed by a stub is no measurement: it never becomes a baseline.
+        const auto replayed = std::erase_if(file->rows, [](const ResultRow& r) { return r.contention == kReplayedContention; });
+        if (replayed > 0)
+            report.warnings.push_back(fmt::format("{}: {} replayed row{} (contention {}) not merged: recorded output is "
+                                                  "no baseline", source, replayed, replayed == 1 ? "" : "s",
+                                                  kReplayedContention));
+        if (file->rows.empty()) {
+            report.files.push_back({source, "", 0, replayed});
+            continue;
+        }
         const std::string into = (fs::path(folder) / fs::path(source).filename()).string();
         auto added = append_new_runs_locked(into, file->rows);
         if (!added) return added.error();
-        report.files.push_back({source, into, *added, file->rows.size() - *added});
+        report.files.push_back({source, into, *added, file->rows.size() - *added + replayed});
     }
     return report;
 }

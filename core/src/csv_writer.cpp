@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <map>
 #include <set>
 #include <variant>
 
@@ -331,9 +332,15 @@ Expected<std::size_t> append_locked(const std::string& path, std::vector<ResultR
         if (only_new_runs) {
             auto held = parse_results_csv(*text, path);
             if (!held) return held.error();
-            std::set<std::string> known;
-            for (const auto& r : held->rows) known.insert(r.run_id);
-            std::erase_if(rows, [&](const ResultRow& r) { return known.count(r.run_id) > 0; });
+            // A run the file holds whole is skipped. One it holds the first rows of is a write cut
+            // short (a kill during merge; its torn last row was cut above): the rows after those
+            // are added, so a retry completes the run instead of skipping it as "already there".
+            std::map<std::string, std::size_t> held_rows, seen;
+            for (const auto& r : held->rows) ++held_rows[r.run_id];
+            std::erase_if(rows, [&](const ResultRow& r) {
+                const auto it = held_rows.find(r.run_id);
+                return it != held_rows.end() && seen[r.run_id]++ < it->second;
+            });
         }
         existing_text = std::move(*text);
     }

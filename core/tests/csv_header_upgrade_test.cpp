@@ -209,3 +209,36 @@ TEST_CASE("a header that is none of perfgate's layouts is still refused and left
     CHECK_THAT(refused.error().message, Catch::Contains("unknown.csv:1:") && Catch::Contains("perfgate's header"));
     CHECK(test::read_file(path) == original);
 }
+
+TEST_CASE("merge: a retry after a kill mid-write completes the run instead of skipping it (issue 48, item 17)",
+          "[csv][append][merge][hardening]") {
+    const auto dir = test::fresh_dir("csv-upgrade", "killed-merge");
+    const auto path = (dir / "cpu_cpu-epyc_2026-12-05.csv").string();
+    std::vector<ResultRow> run;
+    for (int i = 0; i < 10; ++i) {
+        ResultRow r = new_row();
+        r.model = "m" + std::to_string(i);
+        r.run_id = "big-run";
+        run.push_back(r);
+    }
+    // What a SIGKILL during the single write leaves: the header, three whole rows, half a fourth.
+    std::string written = perfgate_header_line() + "\n";
+    for (int i = 0; i < 3; ++i) written += format_result_row(run[static_cast<std::size_t>(i)]);
+    const std::string fourth = format_result_row(run[3]);
+    written += fourth.substr(0, fourth.size() / 2);
+    std::ofstream(path, std::ios::binary) << written;
+
+    auto retried = append_new_runs_locked(path, run);
+    REQUIRE(retried);
+    CHECK(*retried == 7);  // before: 0, the run skipped as "already there" with 3 of its 10 rows
+    auto file = read_results_csv(path);
+    REQUIRE(file);
+    REQUIRE(file->rows.size() == 10);
+    for (std::size_t i = 0; i < 10; ++i) CHECK(file->rows[i].model == "m" + std::to_string(i));
+    CHECK(file->warnings.empty());
+    // Merged again: the whole run is there, nothing is added.
+    auto again = append_new_runs_locked(path, run);
+    REQUIRE(again);
+    CHECK(*again == 0);
+    CHECK(read_results_csv(path)->rows.size() == 10);
+}

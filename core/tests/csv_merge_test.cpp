@@ -113,3 +113,32 @@ TEST_CASE("a merge that hits a file-size limit leaves the baseline file as it wa
     CHECK_THAT(child.message, Catch::Contains("File too large"));
     CHECK(test::read_file(into / name) == before);
 }
+
+TEST_CASE("merge leaves replayed rows out: recorded output never becomes a baseline (issue 48, item 18)",
+          "[csv][merge][hardening]") {
+    const auto dir = test::fresh_dir("perfgate-merge", "replayed");
+    const auto into = dir / "benchmarks";
+    const auto incoming = dir / "incoming";
+    fs::create_directories(into);
+    fs::create_directories(incoming);
+    ResultRow replayed = row("m0", "run-r");
+    replayed.contention = kReplayedContention;
+    const std::string name = "rocm_strixhalo_2026-12-05_replay.csv";
+    REQUIRE(append_results_locked((incoming / name).string(), {replayed, replayed}));
+    const std::string mixed = "cpu_h_2026-12-05.csv";
+    REQUIRE(append_results_locked((incoming / mixed).string(), {row("m1", "run-m"), replayed}));
+    auto merged = merge_results_into(into.string(), {(incoming / name).string(), (incoming / mixed).string()});
+    REQUIRE(merged);
+    CHECK_FALSE(fs::exists(into / name));  // before: the replayed rows became a baseline file
+    REQUIRE(merged->files.size() == 2);
+    CHECK(merged->files[0].into.empty());
+    CHECK(merged->files[0].skipped == 2);
+    CHECK(merged->files[1].added == 1);
+    CHECK(merged->files[1].skipped == 1);
+    REQUIRE(merged->warnings.size() == 2);
+    CHECK_THAT(merged->warnings[0], Catch::Contains("2 replayed rows") && Catch::Contains("no baseline"));
+    auto kept = read_results_csv((into / mixed).string());
+    REQUIRE(kept);
+    REQUIRE(kept->rows.size() == 1);
+    CHECK(kept->rows[0].model == "m1");
+}

@@ -1,5 +1,7 @@
 #include "perfgate/perf/pair_runner.hpp"
 
+#include "perfgate/core/csv_merge.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -200,7 +202,7 @@ bool replayed(const Suite& suite, const SuiteRuntime& rt, const PairRequest& req
 ContentionGuard contention_guard(const Suite& suite, const SuiteRuntime& rt, const PairRequest& req,
                                  const std::string& label, std::ostream& log) {
     // Counted instructions do not depend on what else runs (docs/instructions.md): nothing to wait for.
-    ContentionGuard guard = replayed(suite, rt, req)                  ? ContentionGuard::disabled("off:replay")
+    ContentionGuard guard = replayed(suite, rt, req)                  ? ContentionGuard::disabled(kReplayedContention)
                             : rt.measure == Measure::instructions ? ContentionGuard::disabled("off:instructions")
                                                                    : ContentionGuard(req.contention, suite.workload.contention,
                                                                                      suite.backend, req.contention_seams);

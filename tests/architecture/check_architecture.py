@@ -22,7 +22,7 @@ import sys
 # report/ publishes what gates/ judged; runner/ drives them; cli/ only calls.
 LAYERS = ["core", "probes", "forge", "serving", "perf", "gates", "report", "runner", "cli"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]perfgate/([a-z_]+)/')
-SKIP_DIRS = {"build", ".git", ".device-carry", "node_modules"}
+from tree_walk import source_files
 
 
 def layer_problems(root: pathlib.Path) -> list[str]:
@@ -73,11 +73,8 @@ def pictured_lists(doc: pathlib.Path) -> list[str]:
 
 def actual_lists(root: pathlib.Path) -> list[str]:
     found = []
-    for path in root.rglob("CMakeLists.txt"):
-        rel = path.relative_to(root)
-        if rel.parts[0] in SKIP_DIRS or "node_modules" in rel.parts:
-            continue
-        found.append(rel.as_posix())
+    for path in source_files(root, "CMakeLists.txt"):
+        found.append(path.relative_to(root).as_posix())
     return sorted(found)
 
 
@@ -98,10 +95,8 @@ TEST_CASE_NAME = re.compile(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"')
 
 def test_name_problems(root: pathlib.Path) -> list[str]:
     problems = []
-    for path in sorted(root.rglob("*.cpp")):
+    for path in source_files(root, "*.cpp"):
         rel = path.relative_to(root)
-        if any(part in SKIP_DIRS for part in rel.parts):
-            continue
         for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
             match = TEST_CASE_NAME.search(line)
             if match and ";" in match.group(1):

@@ -14,7 +14,7 @@ import pathlib
 import re
 import sys
 
-SKIP_DIRS = {"build", ".git", ".cache", ".device-carry", "node_modules"}
+from tree_walk import source_files
 # The folder name is built here from two parts so that this file does not report itself.
 SIBLING = "sha" + "red"
 PATTERNS = [
@@ -24,9 +24,7 @@ PATTERNS = [
 
 
 def text_files(root: pathlib.Path):
-    for path in sorted(root.rglob("*")):
-        if any(part in SKIP_DIRS for part in path.relative_to(root).parts):
-            continue
+    for path in source_files(root):
         if not path.is_file() or path.is_symlink():
             continue
         data = path.read_bytes()

@@ -35,6 +35,17 @@ class CheckerTest(unittest.TestCase):
         result = check({"gates/src/g.cpp": '#include "perfgate/probes/x.hpp"\n#include "perfgate/gates/y.hpp"\n'})
         self.assertEqual(result.returncode, 0, result.stdout)
 
+    def test_a_build_tree_of_any_name_is_not_read(self):
+        # cmake -S . -B b: b/ holds CMakeCache.txt, the fetched llama.cpp (a folder named like a
+        # source file) and CMakeLists.txt of its own; none of it is the project's (issue 49).
+        result = check({"b/CMakeCache.txt": "", "b/llama.cpp/CMakeLists.txt": "",
+                        "b/llama.cpp/tests/t.cpp": 'TEST_CASE("a; b")\n'})
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        # A folder of sources that is no build tree is still read.
+        result = check({"extra/CMakeLists.txt": ""})
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("the picture lacks extra/CMakeLists.txt", result.stdout)
+
     def test_later_library_is_named_with_file_and_line(self):
         result = check({"perf/src/p.cpp": '// a comment\n#include "perfgate/gates/gate.hpp"\n'})
         self.assertEqual(result.returncode, 1)
