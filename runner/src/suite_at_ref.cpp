@@ -12,18 +12,31 @@
 #include "perfgate/gates/git_tree.hpp"
 
 namespace perfgate::runner {
+namespace {
+
+// A path of the working tree as git names it at a ref: the repository's top level, and the path
+// relative to it. An Error outside any repository.
+struct InRepository {
+    std::string root, path;
+};
+Expected<InRepository> in_repository(const std::filesystem::path& path, bool is_folder = false) {
+    const auto absolute = std::filesystem::weakly_canonical(std::filesystem::absolute(path));
+    auto root = gates::git_toplevel((is_folder ? absolute : absolute.parent_path()).string());
+    if (!root) return root.error();
+    const std::string rel = absolute.lexically_relative(std::filesystem::weakly_canonical(*root)).generic_string();
+    if (rel.empty() || rel.rfind("..", 0) == 0) return make_error(path.string() + ": outside the repository " + *root);
+    return InRepository{*root, rel};
+}
+
+}  // namespace
 
 Expected<std::optional<perf::Suite>> suite_at_ref(const std::filesystem::path& manifest, const std::string& ref) {
-    const auto absolute = std::filesystem::weakly_canonical(std::filesystem::absolute(manifest));
-    auto root = gates::git_toplevel(absolute.parent_path().string());
-    if (!root) return make_error("the suite at " + ref + " is needed for the pull-request guard: " + root.error().message);
-    const std::string rel = absolute.lexically_relative(std::filesystem::weakly_canonical(*root)).generic_string();
-    if (rel.empty() || rel.rfind("..", 0) == 0)
-        return make_error(manifest.string() + ": the suite is outside the repository " + *root);
-    const std::string object = ref + ":" + rel;
+    auto where = in_repository(manifest);
+    if (!where) return make_error("the suite at " + ref + " is needed for the pull-request guard: " + where.error().message);
+    const std::string object = ref + ":" + where->path;
     // A manifest that did not exist at the ref excuses nothing (cat-file -e fails quietly).
-    if (!gates::run_git(*root, {"cat-file", "-e", object})) return std::optional<perf::Suite>{};
-    auto text = gates::run_git(*root, {"cat-file", "blob", object});
+    if (!gates::run_git(where->root, {"cat-file", "-e", object})) return std::optional<perf::Suite>{};
+    auto text = gates::run_git(where->root, {"cat-file", "blob", object});
     if (!text) return text.error();
     auto suite = perf::parse_suite(*text, object, manifest.parent_path());
     if (!suite) return make_error("the suite at " + ref + " cannot be read: " + suite.error().message);
@@ -72,14 +85,11 @@ Expected<SpecTexts> forge_specs_at_ref(const perf::Suite& at_ref, const std::str
     SpecTexts out;
     for (const auto& m : at_ref.models) {
         if (m.forge_spec.empty()) continue;
-        const auto absolute = std::filesystem::weakly_canonical(std::filesystem::absolute(m.forge_spec));
-        auto root = gates::git_toplevel(absolute.parent_path().string());
-        if (!root) continue;  // a spec outside any repository: its path is still compared
-        const std::string rel = absolute.lexically_relative(std::filesystem::weakly_canonical(*root)).generic_string();
-        if (rel.empty() || rel.rfind("..", 0) == 0) continue;
-        const std::string object = ref + ":" + rel;
-        if (!gates::run_git(*root, {"cat-file", "-e", object})) continue;  // not there at the ref
-        auto text = gates::run_git(*root, {"cat-file", "blob", object});
+        auto where = in_repository(m.forge_spec);
+        if (!where) continue;  // a spec outside the repository: its path is still compared
+        const std::string object = ref + ":" + where->path;
+        if (!gates::run_git(where->root, {"cat-file", "-e", object})) continue;  // not there at the ref
+        auto text = gates::run_git(where->root, {"cat-file", "blob", object});
         if (!text) return text.error();
         out[m.name] = std::move(*text);
     }
@@ -144,11 +154,9 @@ std::set<std::pair<std::string, std::string>> measured_pairs(const perf::Suite& 
 
 Expected<SuitesGuard> guard_suites(const std::filesystem::path& suites_dir, const std::string& backend, const std::string& ref) {
     const auto dir = std::filesystem::weakly_canonical(std::filesystem::absolute(suites_dir));
-    auto root = gates::git_toplevel(dir.string());
-    if (!root) return make_error("the suites at " + ref + " are needed for the pull-request guard: " + root.error().message);
-    const std::string rel = dir.lexically_relative(std::filesystem::weakly_canonical(*root)).generic_string();
-    if (rel.empty() || rel.rfind("..", 0) == 0) return make_error(suites_dir.string() + ": outside the repository " + *root);
-    auto listing = gates::run_git(*root, {"ls-tree", "--name-only", ref, "--", rel + "/"});
+    auto where = in_repository(dir, true);
+    if (!where) return make_error("the suites at " + ref + " are needed for the pull-request guard: " + where.error().message);
+    auto listing = gates::run_git(where->root, {"ls-tree", "--name-only", ref, "--", where->path + "/"});
     if (!listing) return listing.error();
     SuitesGuard out;
     std::set<std::pair<std::string, std::string>> now;
@@ -165,7 +173,7 @@ Expected<SuitesGuard> guard_suites(const std::filesystem::path& suites_dir, cons
     for (std::string path; std::getline(names, path);) {
         if (!is_backend_suite(std::filesystem::path(path).filename().string(), backend)) continue;
         const std::string object = ref + ":" + path;
-        auto text = gates::run_git(*root, {"cat-file", "blob", object});
+        auto text = gates::run_git(where->root, {"cat-file", "blob", object});
         if (!text) return text.error();
         auto suite = perf::parse_suite(*text, object, dir);
         if (!suite) return make_error("the suite at " + ref + " cannot be read: " + suite.error().message);
