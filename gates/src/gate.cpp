@@ -278,7 +278,7 @@ private:
     // apply to it on this machine.
     Reference reference_of(const SampleGroup& g, const std::string& metric, const std::vector<RunLevel>& levels,
                            const Threshold& t) const {
-        const auto entries = acknowledgements_.of({g.host, detail::machine_of(g), g.runtime, g.raw_model, metric});
+        const auto entries = acknowledgements_.of({g.host, detail::machine_id_of(g), g.runtime, g.raw_model, metric});
         const std::string now = !g.first().timestamp.empty() ? g.first().timestamp : g.date();
         return find_reference(levels, acknowledged_starts(levels, entries, now), perfgate::metric(metric), t.max_drop,
                               rule_.reference);

@@ -24,6 +24,11 @@ std::string machine_of(const SampleGroup& group) {
     return group.rows.empty() ? std::string() : history_key(group.first());
 }
 
+std::string machine_id_of(const SampleGroup& group) {
+    if (!group.ok_rows.empty() && !group.ok_rows.front()->machine_id.empty()) return group.ok_rows.front()->machine_id;
+    return group.rows.empty() ? std::string() : group.first().machine_id;
+}
+
 const SampleGroup* MachineFilter::rows_of(const SampleGroup* group, const std::string& machine) {
     if (!group || machine.empty()) return group;
     if (auto it = cut_.find({group, machine}); it != cut_.end()) return it->second;

@@ -28,6 +28,9 @@ std::string history_key(const ResultRow& row);
 
 // The history key of a group's rows (the first ok row's, else the first row's); empty when unknown.
 std::string machine_of(const SampleGroup& group);
+// The machine_id of a group's rows, whatever their history key: what an acknowledgement's
+// "machine" names (perfgate history suggests it from the rows), for a counted pair too.
+std::string machine_id_of(const SampleGroup& group);
 
 // Views of history groups cut down to one machine's rows. The views live as long as the filter.
 class MachineFilter {

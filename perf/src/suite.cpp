@@ -95,8 +95,6 @@ void read_model(JsonFields& r, const json& obj, const std::string& ptr, const st
         r.fail(ptr, "model \"" + m.name + "\" needs \"checkpoint\" or \"forge_spec\" (or \"benchmark\" for catch2)");
     if (!m.checkpoint.empty() && !m.forge_spec.empty())
         r.fail(ptr, "model \"" + m.name + "\" has both \"checkpoint\" and \"forge_spec\"; give one");
-    if (!m.forge_spec.empty() && !std::filesystem::exists(m.forge_spec))
-        r.fail(ptr + "/forge_spec", "forge spec " + m.forge_spec.string() + " does not exist");
 }
 
 void read_runtime_name(JsonFields& r, const json& obj, const std::string& ptr, SuiteRuntime& rt) {
@@ -367,7 +365,8 @@ Workload workload_of(const Suite& suite, const SuiteRuntime& runtime) {
     return w;
 }
 
-Expected<Suite> parse_suite(const std::string& text, const std::string& origin, const std::filesystem::path& base) {
+Expected<Suite> parse_suite(const std::string& text, const std::string& origin, const std::filesystem::path& base,
+                            SuiteFiles files) {
     auto parsed = parse_json_document(text, origin);
     if (!parsed) return parsed.error();
     const json& doc = parsed->value;
@@ -383,6 +382,10 @@ Expected<Suite> parse_suite(const std::string& text, const std::string& origin, 
     DeclaredNames names;
     if (const json* models = declared_list(r, doc, "models"))
         read_declared(r, *models, "models", "model", base, read_model, s.models, names.models);
+    for (std::size_t i = 0; files == SuiteFiles::must_exist && i < s.models.size() && !r.failed(); ++i)
+        if (!s.models[i].forge_spec.empty() && !std::filesystem::exists(s.models[i].forge_spec))
+            r.fail("/models/" + std::to_string(i) + "/forge_spec",
+                   "forge spec " + s.models[i].forge_spec.string() + " does not exist");
     if (const json* runtimes = r.failed() ? nullptr : declared_list(r, doc, "runtimes"))
         read_declared(r, *runtimes, "runtimes", "runtime", base, read_runtime, s.runtimes, names.runtimes);
     if (r.failed()) return r.error();

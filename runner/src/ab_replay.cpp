@@ -95,18 +95,28 @@ AbModelResult replay_model(const RecordedModel& m, const detail::RoundsContext& 
     result.model = m.model;
     result.runtime = context.runtime;
     std::vector<detail::RoundReadings> rounds;
-    const std::size_t paired = std::min({m.base.size(), m.head.size(), stop.max_rounds});
-    for (std::size_t k = 0; k < paired; ++k) {
+    // Round k's launches in the order the live run made them: a launch that failed ended the model
+    // before the other arm's launch of that round, so its row may be the last one recorded.
+    const std::size_t recorded = std::min(std::max(m.base.size(), m.head.size()), stop.max_rounds);
+    for (std::size_t k = 0; k < recorded; ++k) {
         detail::RoundReadings readings;
-        for (const auto* row : {m.base[k], m.head[k]}) {
+        bool whole = true;
+        for (const Arm arm : arm_order(k)) {
+            const auto& launches = arm == Arm::base ? m.base : m.head;
+            if (k >= launches.size()) {
+                whole = false;
+                break;
+            }
+            const ResultRow* row = launches[k];
             if (!row->status.ok()) {
                 result.status = row->status.text;
                 result.reason = fmt::format("{} arm, round {}: {} ({})", row->arm, k + 1, row->status.reason(), where(*row));
                 result.verdict = detail::model_verdict(result);
                 return result;
             }
-            detail::add_readings(*row, context.metrics, row == m.base[k] ? readings.base : readings.head);
+            detail::add_readings(*row, context.metrics, arm == Arm::base ? readings.base : readings.head);
         }
+        if (!whole) break;
         rounds.push_back(std::move(readings));
         const bool stop_here = detail::look(result, context, stop, rounds);
         result.seconds = elapsed(m, k);

@@ -38,7 +38,7 @@ Expected<std::optional<perf::Suite>> suite_at_ref(const std::filesystem::path& m
     if (!gates::run_git(where->root, {"cat-file", "-e", object})) return std::optional<perf::Suite>{};
     auto text = gates::run_git(where->root, {"cat-file", "blob", object});
     if (!text) return text.error();
-    auto suite = perf::parse_suite(*text, object, manifest.parent_path());
+    auto suite = perf::parse_suite(*text, object, manifest.parent_path(), perf::SuiteFiles::as_at_a_ref);
     if (!suite) return make_error("the suite at " + ref + " cannot be read: " + suite.error().message);
     return std::optional<perf::Suite>{std::move(*suite)};
 }
@@ -175,7 +175,7 @@ Expected<SuitesGuard> guard_suites(const std::filesystem::path& suites_dir, cons
         const std::string object = ref + ":" + path;
         auto text = gates::run_git(where->root, {"cat-file", "blob", object});
         if (!text) return text.error();
-        auto suite = perf::parse_suite(*text, object, dir);
+        auto suite = perf::parse_suite(*text, object, dir, perf::SuiteFiles::as_at_a_ref);
         if (!suite) return make_error("the suite at " + ref + " cannot be read: " + suite.error().message);
         for (const auto& pair : measured_pairs(*suite)) {
             ++out.measured_at_ref;

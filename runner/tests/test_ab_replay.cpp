@@ -117,11 +117,15 @@ TEST_CASE("A/B replay: rows perfgate ab did not write are refused with file and 
 
 TEST_CASE("A/B replay: a failed launch ends its model as it ended the live run", "[runner][ab][replay]") {
     test::TempDir dir("ab-replay");
+    // Round 4 runs base first (ABBA BAAB): its base launch failed, and the live run ended there,
+    // so the head arm has 3 launches and the base arm 4, the last one failed.
     auto rows = recorded("m", 1.0, 8);
+    rows.resize(7);
+    REQUIRE(rows[6].arm == "base");
     rows[6].status.text = "FAIL:bench";
     rows[6].decode_tok_s.reset();
     auto report = runner::replay_ab(file_of(rows, dir), request(5, 10));
     REQUIRE(report);
-    CHECK(report->models[0].verdict == gates::Verdict::failed);
-    CHECK(report->models[0].reason.find("round 4") != std::string::npos);
+    CHECK(report->models[0].verdict == gates::Verdict::failed);  // before: inconclusive, "ends after 3 rounds"
+    CHECK(report->models[0].reason.find("base arm, round 4: bench") != std::string::npos);
 }

@@ -154,4 +154,20 @@ TEST_CASE("the suites guard: a pair measured at the ref must be measured now, wh
 
     // A ref that does not exist is an error, never a pass.
     CHECK_FALSE(guard_suites(suites, "cpu", "no-such-ref"));
+
+    // A suite deleted with the forge spec it named: read at the ref, the spec need not exist now
+    // (before: "forge spec ... does not exist", an error instead of the dropped pair).
+    perfgate::test::write_file(repo / "perf" / "models" / "f.json", "{}");
+    perfgate::test::write_file(suites / "cpu-forged.json",
+                               "{\"suite\": \"cpu-forged\", \"description\": \"d\", \"backend\": \"cpu\","
+                               " \"models\": [{\"name\": \"f\", \"forge_spec\": \"../models/f.json\", \"format\": \"Q8_0\"}],"
+                               " \"runtimes\": [{\"name\": \"lb\", \"kind\": \"llama-bench\", \"binary\": \"llama-bench\"}]}");
+    git_in(repo, "-c user.email=t@example.invalid -c user.name=t add -A");
+    git_in(repo, "-c user.email=t@example.invalid -c user.name=t commit --quiet -m forged");
+    std::filesystem::remove(suites / "cpu-forged.json");
+    std::filesystem::remove(repo / "perf" / "models" / "f.json");
+    auto forged_gone = guard_suites(suites, "cpu", "HEAD");
+    REQUIRE(forged_gone);
+    REQUIRE(forged_gone->dropped.size() == 1);
+    CHECK(forged_gone->dropped[0].runtime == "lb");
 }

@@ -128,8 +128,11 @@ Workload workload_of(const Suite& suite, const SuiteRuntime& runtime);
 
 // Parses and validates a manifest; `origin` names it in messages ("suites/cpu.json:12: ...").
 // Relative paths are resolved against `base_dir`.
+// Whether the files a suite names must exist now: a suite read as it was at a git ref (the
+// pull-request guard) names the files of that ref, which a change may have moved or removed.
+enum class SuiteFiles { must_exist, as_at_a_ref };
 Expected<Suite> parse_suite(const std::string& json_text, const std::string& origin,
-                            const std::filesystem::path& base_dir);
+                            const std::filesystem::path& base_dir, SuiteFiles files = SuiteFiles::must_exist);
 Expected<Suite> load_suite(const std::filesystem::path& path);
 
 // A name that can appear in a test name and a file name: [A-Za-z0-9][A-Za-z0-9.-]*, no "..".
