@@ -34,11 +34,13 @@ std::string cell(const gates::PairedCheck* c) {
     return s;
 }
 
-// The markdown cell: both arms' levels, then the change (the comment a pull request shows).
+// The markdown cell: both arms' levels, then the change, and the smallest worsening the decision
+// could have found (the comment a pull request shows, as compare-llama-bench.py's table does).
 std::string levels_cell(const gates::PairedCheck* c) {
     if (!c || !c->base_level || !c->head_level) return cell(c);
     const Metric& m = perfgate::metric(c->metric);
-    return fmt::format("{} → {}: {}", display_value(m, *c->base_level), display_value(m, *c->head_level), cell(c));
+    const std::string mde = c->min_detectable_effect ? fmt::format(" (MDE {:.1f}%)", *c->min_detectable_effect * 100) : "";
+    return fmt::format("{} → {}: {}{}", display_value(m, *c->base_level), display_value(m, *c->head_level), cell(c), mde);
 }
 
 // The metrics some model has a reading of, in the metric table's order: one column each.
@@ -155,7 +157,7 @@ std::string render_markdown(const AbReport& r) {
     for (const auto& key : shown) {
         std::string label(perfgate::metric(key).label);
         label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
-        out += " " + label + " base → head: change [CI] p |";
+        out += " " + label + " base → head: change [CI] p (MDE) |";
     }
     out += " Rounds | Reason |\n|---|---|";
     for (std::size_t k = 0; k < shown.size(); ++k) out += "---|";

@@ -56,7 +56,8 @@ TEST_CASE("A/B report formats: text table, markdown, JSON", "[runner][ab]") {
     const auto md = render_ab(r, AbFormat::markdown);
     CHECK(md.find("| regressed | slower |") != std::string::npos);
     // The pull request's comment shows both arms' levels before the change (geometric means).
-    CHECK(md.find("Decode base → head: change [CI] p") != std::string::npos);
+    CHECK(md.find("Decode base → head: change [CI] p (MDE)") != std::string::npos);
+    CHECK(md.find("(MDE ") != std::string::npos);  // each decided cell states what it could have found
     CHECK(md.find("100.0 tok/s → 90.0 tok/s: -10.0%") != std::string::npos);
     const auto j = nlohmann::json::parse(render_ab(r, AbFormat::json));
     CHECK(j["models"][0]["metrics"][0]["base_level"].get<double>() == Approx(100.0));
