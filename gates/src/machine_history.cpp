@@ -11,16 +11,30 @@
 
 namespace perfgate::gates::detail {
 
+namespace {
+
+bool is_counted_row(const ResultRow& row) {
+    return (row.decode_instructions_per_token || row.prefill_instructions_per_token) &&
+           !(row.runtime_commit.empty() && row.build_type.empty() && row.compiler.empty());
+}
+
+// Whether `row` belongs to the history `key` names: a plain comparison of machine ids for timed
+// rows, so cutting a group to one machine formats nothing (the gate cuts every group it reads).
+bool of_history(const ResultRow& row, const std::string& key) {
+    return is_counted_row(row) ? history_key(row) == key : row.machine_id == key;
+}
+
+}  // namespace
+
 std::string history_key(const ResultRow& row) {
-    const bool counted = row.decode_instructions_per_token || row.prefill_instructions_per_token;
-    if (!counted) return row.machine_id;
-    if (row.runtime_commit.empty() && row.build_type.empty() && row.compiler.empty()) return row.machine_id;
+    if (!is_counted_row(row)) return row.machine_id;
     return fmt::format("build {} {} {}", row.runtime_commit.empty() ? "-" : row.runtime_commit.substr(0, 12),
                        row.build_type.empty() ? "-" : row.build_type, row.compiler.empty() ? "-" : row.compiler);
 }
 
 std::string machine_of(const SampleGroup& group) {
-    if (!group.ok_rows.empty() && !history_key(*group.ok_rows.front()).empty()) return history_key(*group.ok_rows.front());
+    if (!group.ok_rows.empty())
+        if (std::string key = history_key(*group.ok_rows.front()); !key.empty()) return key;
     return group.rows.empty() ? std::string() : history_key(group.first());
 }
 
@@ -37,8 +51,8 @@ const SampleGroup* MachineFilter::rows_of(const SampleGroup* group, const std::s
 
 const SampleGroup* MachineFilter::cut(const SampleGroup* group, const std::string& machine) {
     SampleGroup view = *group;
-    std::erase_if(view.rows, [&](const ResultRow* r) { return history_key(*r) != machine; });
-    std::erase_if(view.ok_rows, [&](const ResultRow* r) { return history_key(*r) != machine; });
+    std::erase_if(view.rows, [&](const ResultRow* r) { return !of_history(*r, machine); });
+    std::erase_if(view.ok_rows, [&](const ResultRow* r) { return !of_history(*r, machine); });
     if (view.rows.empty()) return nullptr;
     if (view.rows.size() == group->rows.size()) return group;  // all of it is this machine's
     views_.push_back(std::move(view));
