@@ -72,7 +72,7 @@ void add_export_command(CLI::App& app) {
                        "or -o sql output, or a vLLM or SGLang serving result file (with --host)")
         ->required();
     cmd->add_option("--run-id", args->run_id,
-                    "Only the rows of this run (the run_id column; a history file holds many; conbench needs one run)");
+                    "Only the rows of this run (the run_id column; a history file holds many, and both formats take one run)");
     cmd->add_option("--repository", args->repository,
                     "conbench: the measured runtime's repository, https://github.com/ORG/REPO (Conbench requires it)");
     cmd->add_option("--run-reason", args->run_reason, "conbench: the run's reason (commit, pull-request, ...)");

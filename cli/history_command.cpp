@@ -24,7 +24,9 @@ int history(const HistoryOptions& o) {
     const std::string command = "perfgate history";
     auto acknowledgements = gates::read_acknowledgements(o.thresholds_dir);
     if (!acknowledgements) return usage_error(command, acknowledgements.error());
-    auto scan = gates::scan_history(o.benchmarks_dir, *acknowledgements, o.scan);
+    gates::HistoryScanOptions scan_options = o.scan;
+    scan_options.thresholds_dir = o.thresholds_dir;
+    auto scan = gates::scan_history(o.benchmarks_dir, *acknowledgements, scan_options);
     if (!scan) return usage_error(command, scan.error());
     std::cout << (o.format == "json" ? gates::render_history_json(*scan) : gates::render_history_text(*scan));
     if (!o.check) return exit_code::success;
@@ -45,7 +47,9 @@ void add_history_command(CLI::App& app) {
         "Exit: 0 done (with --check: every worsening step acknowledged), 1 with --check: a worsening step "
         "no acknowledgement covers, 2 usage or input error.");
     cmd->add_option("--benchmarks", o->benchmarks_dir, "Folder of result CSVs")->capture_default_str();
-    cmd->add_option("--thresholds", o->thresholds_dir, "Folder with acknowledgements.json (absent: none)")
+    cmd->add_option("--thresholds", o->thresholds_dir,
+                    "Folder with acknowledgements.json (absent: none) and the floors: a step counts from half its "
+                    "pair's floor, and --check passes one below the floor")
         ->capture_default_str();
     cmd->add_option("--host", o->scan.host, "Only this host tag (default: every host tag in the folder)");
     cmd->add_option("--format", o->format, "text or json")->capture_default_str()->check(CLI::IsMember({"text", "json"}));

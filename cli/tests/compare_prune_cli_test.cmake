@@ -118,5 +118,7 @@ expect("export llama-bench json for conbench" 0 "\"unit\": \"i/s\"" export --for
        --results "${outputs}/run-a.json" --host cpu-epyc --repository https://github.com/ggml-org/llama.cpp)
 expect("export for conbench needs a github repository" 2 "https://github.com/ORG/REPO" export --format conbench
        --results "${outputs}/run-a.json" --host cpu-epyc --repository https://gitlab.com/x/y)
-expect("export for conbench takes one run" 2 "export one at a time with --run-id" export --format conbench
+expect("export for conbench takes one run" 2 "export one run at a time with --run-id" export --format conbench
        --results "${SOURCE}/benchmarks/cpu_cpu-epyc_2026-11-29.csv" --repository https://github.com/ggml-org/llama.cpp)
+expect("export for bencher takes one run" 2 "rows of 2 runs.*Bencher.*export one run at a time with --run-id"
+       export --format bmf --results "${SOURCE}/benchmarks/cpu_cpu-epyc_2026-11-29.csv")

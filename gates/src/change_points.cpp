@@ -18,6 +18,7 @@ namespace {
 struct Split {
     std::size_t at = 0;  // runs left of the split
     double stat = 0;     // k (m - k) / m * (mean left - mean right)^2
+    double shift = 0;    // mean right - mean left (log levels)
 };
 
 // The strongest split of x[0, m) with at least min_seg runs on each side. One pass over prefix
@@ -33,7 +34,7 @@ Split best_split(const double* x, std::size_t m, std::size_t min_seg) {
         const double kk = static_cast<double>(k), rest = static_cast<double>(m - k);
         const double d = left / kk - (total - left) / rest;
         const double stat = kk * rest / static_cast<double>(m) * d * d;
-        if (stat > best.stat) best = {k, stat};
+        if (stat > best.stat) best = {k, stat, -d};
     }
     return best;
 }
@@ -87,6 +88,9 @@ void segment(const std::vector<double>& logs, std::size_t begin, std::size_t end
     if (m < 2 * o.min_segment) return;
     const Split s = best_split(logs.data() + begin, m, o.min_segment);
     if (!(s.stat > 0)) return;  // a flat segment: nothing to split
+    // Too small to matter: not tested (the permutations are the scan's cost), and its halves not
+    // searched, since the strongest split of the whole is the likeliest place of a step.
+    if (std::fabs(std::expm1(s.shift)) < o.min_change) return;
     std::vector<double> part(logs.begin() + static_cast<long>(begin), logs.begin() + static_cast<long>(end));
     const double p = permutation_p(std::move(part), s.stat, begin, o);
     if (p > o.alpha) return;

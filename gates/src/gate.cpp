@@ -386,12 +386,26 @@ private:
         };
         const ThresholdSet& set = thresholds_.at(g.host);
         std::size_t machines = 0;
+        std::set<std::string> used;
         const std::string& headline = headline_metric(g);
+        const std::string when = !g.first().timestamp.empty() ? g.first().timestamp : g.date();
         for (const auto& metric : gated_metrics()) {
             const auto now = g.samples(metric);
             if (now.empty() && metric != headline) continue;  // a metric the run does not measure
-            const auto spread = machine_spread(
-                detail::other_machine_levels(others, machines_, metric, options_.history_rule.noise_runs, comparable));
+            // An accepted change moves every machine's level it names: the machines' centre is read
+            // from their runs since (a -8% accepted on the fleet made every new machine regressed
+            // against the old level).
+            const auto level_from = [&](const std::string& machine) {
+                std::string from;
+                for (const Acknowledgement* a : acknowledgements_.of({g.host, machine, g.runtime, g.raw_model, metric}))
+                    if (a->from <= when) from = std::max(from, a->from);
+                return from;
+            };
+            const auto levels = detail::other_machine_levels(others, machines_, metric,
+                                                             options_.history_rule.noise_runs, comparable, level_from);
+            const auto spread = machine_spread(levels);
+            if (spread)
+                for (const auto& m : levels) used.insert(m.machine);
             if (!spread && (perfgate::metric(metric).required || metric == headline)) return std::nullopt;
             if (!spread || now.empty()) {
                 if (!now.empty()) p.metrics.push_back(unjudged_metric(metric, {}, now));
@@ -402,7 +416,7 @@ private:
                                                               set.lookup(metric, g.model, g.runtime), rule_));
         }
         finish_pair_verdict(p);
-        p.baseline_source = fmt::format("{} other machines of host {}", machines, g.host);
+        p.baseline_source = fmt::format("{} other machines of host {} ({})", machines, g.host, fmt::join(used, ", "));
         return p;
     }
 

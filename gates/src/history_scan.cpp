@@ -2,13 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "pair_history.hpp"
 #include "perfgate/core/metric.hpp"
 #include "perfgate/core/file_read.hpp"
+#include "perfgate/gates/host_thresholds.hpp"
 #include "perfgate/gates/samples.hpp"
 
 namespace perfgate::gates {
@@ -49,17 +53,23 @@ HistoryStep make_step(const detail::PairHistory& pair, const std::string& metric
     return s;
 }
 
+// `floor`: the pair's max_drop, when thresholds were given.
 void scan_series(const detail::PairHistory& pair, const std::string& metric, const std::vector<RunLevel>& runs,
-                 const Acknowledgements& acknowledgements, HistoryScan& out) {
+                 const Acknowledgements& acknowledgements, std::optional<double> floor, HistoryScan& out) {
     ++out.series;
     if (runs.size() < 2 * out.options.min_segment) return;
     ++out.tested;
     std::vector<double> levels;
     for (const auto& r : runs) levels.push_back(r.value);
-    const auto found = find_change_points(levels, out.options);
+    // Half the floor: a step the gate could never fail on alone is not worth a false one (a lag-1
+    // autocorrelated series wanders in small lasting steps that a permutation test calls real).
+    ChangePointOptions options = out.options;
+    if (floor) options.min_change = std::max(options.min_change, *floor / 2);
+    const auto found = find_change_points(levels, options);
     if (!found.empty()) ++out.with_steps;
     for (const auto& c : found) {
         HistoryStep s = make_step(pair, metric, runs, c);
+        s.below_floor = floor && worsening(perfgate::metric(metric), c.change) < *floor;
         s.acknowledged_by = covering(acknowledgements, s);
         out.steps.push_back(std::move(s));
     }
@@ -92,6 +102,7 @@ std::string step_line(const HistoryStep& s) {
     const Metric& m = perfgate::metric(s.metric);
     const std::string state = !s.worse          ? "better"
                               : s.negligible    ? "worse, negligible"
+                              : s.below_floor   ? "worse, below the floor"
                               : s.acknowledged_by.empty() ? "worse, NOT acknowledged"
                                                           : "worse, acknowledged (" + s.acknowledged_by + ")";
     return fmt::format("  step at run {} of {}: {} -> {}, {} [{}, {}], p={:.3g}: {}\n    first run after: {}\n",
@@ -120,6 +131,7 @@ nlohmann::ordered_json step_json(const HistoryStep& s) {
             {"p_value", s.step.p_value},
             {"direction", s.worse ? "worse" : "better"},
             {"negligible", s.negligible},
+            {"below_floor", s.below_floor},
             {"acknowledged_by", s.acknowledged_by.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.acknowledged_by)},
             {"last_before", run_json(s.last_before)},
             {"first_after", run_json(s.first_after)}};
@@ -166,13 +178,26 @@ Expected<HistoryScan> scan_history(const std::string& benchmarks_dir, const Ackn
     HistoryScan out;
     out.options = options.change_points;
     std::set<std::string> hosts, machines;
+    std::map<std::string, HostThresholds> thresholds;  // by host tag, read once
     for (const auto& pair : *pairs) {
         hosts.insert(pair.host);
         machines.insert(pair.host + '\x1f' + pair.machine);
+        const HostThresholds* host = nullptr;
+        if (!options.thresholds_dir.empty()) {
+            auto it = thresholds.find(pair.host);
+            if (it == thresholds.end()) {
+                auto loaded = load_host_thresholds(options.thresholds_dir, pair.host);
+                if (!loaded) return loaded.error();
+                it = thresholds.emplace(pair.host, std::move(*loaded)).first;
+            }
+            host = &it->second;
+        }
         for (const auto& metric : gated_metrics()) {
             auto runs = pair.by_metric.find(metric);
             if (runs == pair.by_metric.end() || runs->second.empty()) continue;
-            scan_series(pair, metric, positive(runs->second), acknowledgements, out);
+            std::optional<double> floor;
+            if (host) floor = host->set.lookup(metric, pair.model, pair.runtime).max_drop;
+            scan_series(pair, metric, positive(runs->second), acknowledgements, floor, out);
         }
     }
     out.hosts = hosts.size();
@@ -192,7 +217,7 @@ Expected<Acknowledgements> read_acknowledgements(const std::string& thresholds_d
 std::vector<const HistoryStep*> unacknowledged_worsening(const HistoryScan& scan) {
     std::vector<const HistoryStep*> out;
     for (const auto& s : scan.steps)
-        if (s.worse && !s.negligible && s.acknowledged_by.empty()) out.push_back(&s);
+        if (s.worse && !s.negligible && !s.below_floor && s.acknowledged_by.empty()) out.push_back(&s);
     return out;
 }
 

@@ -77,16 +77,18 @@ void OtherMachines::add(const SampleGroup& group, const std::string& except) {
 
 std::vector<MachineLevels> other_machine_levels(const OtherMachines& others, MachineFilter& filter,
                                                 const std::string& metric, std::size_t per_machine,
-                                                const std::function<bool(const SampleGroup&)>& comparable) {
+                                                const std::function<bool(const SampleGroup&)>& comparable,
+                                                const std::function<std::string(const std::string&)>& level_from) {
     std::vector<MachineLevels> out;
     std::set<std::string> seen;
     for (const auto& id : others.ids) {
+        const std::string from = level_from(id);
         std::vector<RunLevel> runs;
         for (auto it = others.groups.rbegin(); it != others.groups.rend(); ++it) {  // oldest file first
             const SampleGroup* view = filter.rows_of(*it, id);
             if (!view || view->ok_rows.empty() || !comparable(*view)) continue;
             for (auto& run : run_levels(*view, metric))
-                if (seen.insert(run.run).second) runs.push_back(std::move(run));
+                if (run.when >= from && seen.insert(run.run).second) runs.push_back(std::move(run));
         }
         if (runs.size() > per_machine) runs.erase(runs.begin(), runs.end() - static_cast<long>(per_machine));
         MachineLevels m{id, {}};

@@ -64,9 +64,13 @@ struct OtherMachines {
 // The run levels of `metric` of each other machine (MachineLevels, oldest first, at most
 // `per_machine` latest runs each) from `others`' groups whose rows of that machine `comparable`
 // accepts (same workload and flags as the current run). A run counted in two files counts once.
+// `level_from(machine)` is when the machine's current level began (the newest acknowledgement in
+// force for it, as RunLevel::when sorts; empty: none): its runs before that are at a level since
+// accepted as changed, and left out, so a machine with no run since has no level to offer.
 std::vector<MachineLevels> other_machine_levels(const OtherMachines& others, MachineFilter& filter,
                                                 const std::string& metric, std::size_t per_machine,
-                                                const std::function<bool(const SampleGroup&)>& comparable);
+                                                const std::function<bool(const SampleGroup&)>& comparable,
+                                                const std::function<std::string(const std::string&)>& level_from);
 
 // The reason of a `new machine` verdict: what was measured, where the history came from, and how
 // to get a verdict on this machine.

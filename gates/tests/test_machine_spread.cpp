@@ -45,7 +45,35 @@ TEST_CASE("machine spread: within and between machines split as constructed", "[
     const double between_var = (4 * means_var - within_var) / 4;
     CHECK(s->between == Approx(std::sqrt(between_var)));
     CHECK(s->predictive == Approx(std::sqrt(between_var + within_var + (between_var + within_var / 4) / 4)));
-    CHECK(s->df == 3);
+    // Satterthwaite: the predictive variance is (1 + 1/4)/4 of the between mean square plus
+    // (1 + (4 x 1/4)/4^2 - (1 + 1/4)/4) of the within one, over 3 and 12 degrees of freedom.
+    const double from_between = 4 * means_var * 1.25 / 4, from_within = within_var * (1 + 1.0 / 16 - 1.25 / 4);
+    const double df = std::pow(from_between + from_within, 2) /
+                      (from_between * from_between / 3 + from_within * from_within / 12);
+    CHECK(s->df == Approx(df));
+    CHECK(s->df > 3);
+}
+
+TEST_CASE("machine spread: a spread made mostly of run-to-run scatter has the within part's degrees of freedom",
+          "[gates][machine]") {
+    // Five machines 0.2% apart whose runs scatter by 1.5%: the predictive spread is almost all
+    // within-machine scatter, measured over 45 degrees of freedom, not the 4 of five machines
+    // (Satterthwaite's never exceed both together, 49).
+    const std::vector<double> runs = {-0.015, 0.015, -0.015, 0.015, 0.0, -0.015, 0.015, -0.015, 0.015, 0.0};
+    std::vector<MachineLevels> ms;
+    for (int i = 0; i < 5; ++i) ms.push_back(machine(std::string(1, char('a' + i)), 0.002 * (i - 2), runs));
+    const auto s = machine_spread(ms);
+    REQUIRE(s);
+    CHECK(s->between == Approx(0.0).margin(0.002));
+    CHECK(s->df > 30);
+    CHECK(s->df <= 49);
+    // Machines far apart with the same scatter: the between part dominates and the degrees of
+    // freedom fall towards machines - 1.
+    for (int i = 0; i < 5; ++i) ms[i] = machine(std::string(1, char('a' + i)), 0.05 * (i - 2), runs);
+    const auto far = machine_spread(ms);
+    REQUIRE(far);
+    CHECK(far->df >= 4);
+    CHECK(far->df < 5);
 }
 
 TEST_CASE("machine spread: machines that agree have no between-machine spread", "[gates][machine]") {
@@ -101,26 +129,29 @@ TEST_CASE("machine spread: the six H200 machines' llama-3.1-8b decode", "[gates]
 namespace {
 
 // `runs` runs of machine `id` at `level` (decode tok/s), one file a day, run ids <id>-<i>.
+// From day `first_day` on (runs are days first_day, first_day + 1, ...).
 void record_machine(const testing::TempDir& tmp, const std::string& id, double level, int runs,
-                    const std::string& flags = "-t 2") {
+                    const std::string& flags = "-t 2", int first_day = 1) {
     const double wobble[] = {1.003, 0.996, 1.002, 0.999, 1.004, 0.997};
     for (int i = 0; i < runs; ++i) {
-        ResultRow r = testing::history_row(level * wobble[i % 6], i + 1, fmt::format("{}-{}", id, i));
+        const int day = first_day + i;
+        ResultRow r = testing::history_row(level * wobble[i % 6], day, fmt::format("{}-{}", id, day));
         r.machine_id = id;
         r.machine_fingerprint = "f0f0f0f0f0f0f0f0";
         r.flags = flags;
-        REQUIRE(append_results_locked(tmp.sub(fmt::format("bench/cpu_cpu-epyc_2026-11-{:02}.csv", i + 1)), {r}));
+        REQUIRE(append_results_locked(tmp.sub(fmt::format("bench/cpu_cpu-epyc_2026-11-{:02}.csv", day)), {r}));
     }
 }
 
-GateReport gate_on_new_machine(const testing::TempDir& tmp, double decode, const std::string& flags = "-t 2") {
+GateReport gate_on_new_machine(const testing::TempDir& tmp, double decode, const std::string& flags = "-t 2",
+                               const std::string& thresholds = testing::thresholds_dir()) {
     ResultRow now = testing::history_row(decode, 20, "now");
     now.machine_id = "e5e5e5e5e5e5e5e5";
     now.machine_fingerprint = "f0f0f0f0f0f0f0f0";
     now.flags = flags;
     GateOptions o;
     o.benchmarks_dir = (tmp.path / "bench").string();
-    o.thresholds_dir = testing::thresholds_dir();
+    o.thresholds_dir = thresholds;
     o.report_missing = false;
     o.empty_run = EmptyRun::first_run;
     auto report = gate_rows({now}, o);
@@ -156,6 +187,42 @@ TEST_CASE("new machine with three or more machines in the history: judged across
     INFO(render_text(slower));
     CHECK(slower.pairs.front().verdict == Verdict::regressed);
     CHECK_FALSE(passed(slower));
+}
+
+TEST_CASE("machines rule: an accepted step moves the machines' centre, and machines with no run since offer none",
+          "[gates][machine]") {
+    // Issue 45 item 2: the centre was every machine's latest runs, blind to acknowledgements, so a
+    // slowdown accepted on the fleet made every new machine read regressed against the old level.
+    testing::TempDir tmp;
+    four_machines(tmp);  // days 1-4, about 60 tok/s
+    const std::string thresholds = tmp.sub("thresholds");
+    boost::filesystem::create_directories(thresholds);
+    testing::spit(thresholds + "/default.json", testing::slurp(testing::thresholds_dir() + "/default.json"));
+    // Both rates accepted from 2026-11-10 (a metric not acknowledged keeps every machine's runs).
+    std::string entries;
+    for (const char* metric : {"decode_tok_s", "prefill_tok_s"})
+        entries += fmt::format(R"({}{{"host": "cpu-epyc", "runtime": "llama-bench", "model": "qwen3-0.6b", )"
+                               R"("metric": "{}", "from": "2026-11-10", "why": "test: 8% slower, accepted"}})",
+                               entries.empty() ? "" : ", ", metric);
+    testing::spit(thresholds + "/acknowledgements.json", R"({"acknowledgements": [)" + entries + "]}");
+    // Unacknowledged, a run at the new level 8% lower is a regression against the four machines.
+    CHECK(gate_on_new_machine(tmp, 55.2).pairs.front().verdict == Verdict::regressed);
+    // Acknowledged: none of the four has run since, so none has a level to offer.
+    CHECK(gate_on_new_machine(tmp, 55.2, "-t 2", thresholds).pairs.front().verdict == Verdict::new_machine);
+
+    // Three of them measured since, at the new level: the centre is theirs, and the reason says
+    // which machines it used.
+    record_machine(tmp, "a1a1a1a1a1a1a1a1", 55.2, 3, "-t 2", 11);
+    record_machine(tmp, "b2b2b2b2b2b2b2b2", 56.0, 3, "-t 2", 11);
+    record_machine(tmp, "c3c3c3c3c3c3c3c3", 54.6, 3, "-t 2", 11);
+    const GateReport since = gate_on_new_machine(tmp, 55.4, "-t 2", thresholds);
+    const PairReport& p = since.pairs.front();
+    INFO(render_text(since));
+    CHECK(testing::quiet(p.verdict));
+    REQUIRE_FALSE(p.metrics.empty());
+    CHECK(p.metrics.front().test == "machines");
+    CHECK(p.metrics.front().history_runs == 9);
+    CHECK(p.baseline_source == "3 other machines of host cpu-epyc (a1a1a1a1a1a1a1a1, b2b2b2b2b2b2b2b2, c3c3c3c3c3c3c3c3)");
 }
 
 TEST_CASE("new machine with fewer than three comparable machines: no verdict", "[gates][machine]") {

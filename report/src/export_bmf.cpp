@@ -48,10 +48,24 @@ Expected<std::string> export_bmf(const BmfExportOptions& options) {
         return make_error(fmt::format("{}: rows of {} hosts ({}); Bencher keeps hosts apart as testbeds, so export one "
                                       "host at a time (its files, or --run-id)",
                                       e.files, e.hosts.size(), fmt::join(e.hosts, ", ")));
+    // One point per benchmark and measure: the runs of several days pooled into one would hide the
+    // change between them (issue 49 item 5), as Conbench's export refuses too.
+    if (auto pooled = more_than_one_run(e, "Bencher", "takes one point per benchmark and report")) return *pooled;
     std::map<std::string, std::size_t> named;
     for (const auto* p : e.pairs) ++named[short_name(p->first())];
     nlohmann::ordered_json doc = nlohmann::ordered_json::object();
-    for (const auto* p : e.pairs) doc[benchmark_name(p->first(), named[short_name(p->first())] > 1)] = measures(*p);
+    std::map<std::string, const gates::SampleGroup*> taken;
+    for (const auto* p : e.pairs) {
+        const std::string name = benchmark_name(p->first(), named[short_name(p->first())] > 1);
+        // "runtime/model" is ambiguous when either holds a '/' (runtime llama-bench and model x/y
+        // against runtime llama-bench/x and model y): two pairs under one name would lose one.
+        if (auto [it, added] = taken.emplace(name, &p->first()); !added)
+            return make_error(fmt::format("{}: two pairs export as one Bencher benchmark \"{}\" (runtime {}, model {}; "
+                                          "runtime {}, model {}); rename one of them",
+                                          e.files, name, it->second->runtime, it->second->model, p->first().runtime,
+                                          p->first().model));
+        doc[name] = measures(*p);
+    }
     return doc.dump(2) + "\n";
 }
 

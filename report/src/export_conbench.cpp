@@ -59,12 +59,7 @@ Expected<ConbenchExport> export_conbench(const ConbenchExportOptions& options) {
     if (!collected) return collected.error();
     const ExportPairs& e = *collected;
     // Conbench assumes every result of a run_id shares its hardware and commit: one run per export.
-    if (e.run_ids.size() > 1)
-        return make_error(fmt::format("{}: rows of {} runs ({}{}); Conbench groups results by run, so export one at "
-                                      "a time with --run-id",
-                                      e.files, e.run_ids.size(),
-                                      fmt::join(e.run_ids.begin(), e.run_ids.begin() + std::min<std::size_t>(3, e.run_ids.size()), ", "),
-                                      e.run_ids.size() > 3 ? ", ..." : ""));
+    if (auto pooled = more_than_one_run(e, "Conbench", "groups results by run")) return *pooled;
     const std::string run_id = e.run_ids.empty()
                                    ? std::filesystem::path(e.data.files.front()->file.path).stem().string()
                                    : e.run_ids.front();

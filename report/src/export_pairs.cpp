@@ -1,5 +1,7 @@
 #include "export_pairs.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -46,6 +48,14 @@ Expected<ExportPairs> collect_export_pairs(const std::vector<std::string>& resul
     out.hosts = hosts.take();
     out.run_ids = runs.take();
     return out;
+}
+
+std::optional<Error> more_than_one_run(const ExportPairs& e, const std::string& tool, const std::string& why) {
+    if (e.run_ids.size() <= 1) return std::nullopt;
+    const std::size_t shown = std::min<std::size_t>(3, e.run_ids.size());
+    return Error{fmt::format("{}: rows of {} runs ({}{}); {} {}, so export one run at a time with --run-id", e.files,
+                             e.run_ids.size(), fmt::join(e.run_ids.begin(), e.run_ids.begin() + static_cast<long>(shown), ", "),
+                             e.run_ids.size() > 3 ? ", ..." : "", tool, why)};
 }
 
 }  // namespace perfgate::report

@@ -39,4 +39,9 @@ struct ExportPairs {
 // has an ok reading.
 Expected<ExportPairs> collect_export_pairs(const std::vector<std::string>& results, const std::optional<std::string>& run_id);
 
+// An error naming the files and the first runs when the pairs hold more than one run: pooled, the
+// runs' samples would read as one point (`tool` and `why` say whose model forbids it). nullopt with
+// one run or none recorded (mlxcel's rows carry no run_id).
+std::optional<Error> more_than_one_run(const ExportPairs& e, const std::string& tool, const std::string& why);
+
 }  // namespace perfgate::report

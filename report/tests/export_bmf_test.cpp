@@ -13,6 +13,7 @@
 #include "perfgate/core/stats.hpp"
 #include "perfgate/report/export_bmf.hpp"
 #include "perfgate/test/files.hpp"
+#include "perfgate/test/rows.hpp"
 
 using namespace perfgate;
 using namespace perfgate::report;
@@ -84,10 +85,30 @@ TEST_CASE("a run of the committed CPU history exports as valid BMF with the run'
     CHECK(doc.at("llama-bench/qwen3-0.6b").contains("prefill_tok_s"));
     // Every pair of the run is there, and nothing of the other run changes the numbers.
     CHECK(doc.size() == 4);
+    // Without --run-id the file's two runs would pool into one point, their change hidden: refused,
+    // as the Conbench export refuses it (issue 49 item 5).
     auto both = export_bmf({{cpu_history}, std::nullopt});
-    REQUIRE(both);
-    CHECK(nlohmann::json::parse(*both).at("llama-bench/qwen3-0.6b").at("decode_tok_s").at("value").get<double>() !=
-          Approx(median(decode)));
+    REQUIRE_FALSE(both);
+    CHECK_THAT(both.error().message, Catch::Contains("rows of 2 runs") && Catch::Contains(first_run) &&
+                                         Catch::Contains("--run-id") && Catch::Contains("cpu_cpu-epyc_2026-11-29.csv"));
+}
+
+TEST_CASE("export bmf refuses two pairs that would share one benchmark name", "[export]") {
+    // runtime llama-bench with model x/y and runtime llama-bench/x with model y both read
+    // "llama-bench/x/y": one would overwrite the other (issue 48 item 20).
+    const auto dir = test::fresh_dir("perfgate-export-tests", "bmf-names");
+    ResultRow a = test::make_row({.model = "x/y"});
+    ResultRow b = test::make_row({.model = "y", .runtime = "llama-bench/x"});
+    a.run_id = b.run_id = "20261129T000000-1";
+    test::write_perfgate_csv(dir / "cpu_cpu-epyc_2026-11-29.csv", {a, b});
+    auto clash = export_bmf({{(dir / "cpu_cpu-epyc_2026-11-29.csv").string()}, std::nullopt});
+    REQUIRE_FALSE(clash);
+    CHECK_THAT(clash.error().message, Catch::Contains("\"llama-bench/x/y\"") && Catch::Contains("runtime llama-bench/x"));
+    // Apart, each exports under its name.
+    test::write_perfgate_csv(dir / "cpu_cpu-epyc_2026-11-30.csv", {a});
+    auto alone = export_bmf({{(dir / "cpu_cpu-epyc_2026-11-30.csv").string()}, std::nullopt});
+    REQUIRE(alone);
+    CHECK(nlohmann::json::parse(*alone).contains("llama-bench/x/y"));
 }
 
 TEST_CASE("export refuses what Bencher cannot take as one report, naming the file", "[export]") {

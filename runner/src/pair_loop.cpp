@@ -19,6 +19,20 @@ std::optional<gates::Verdict> wants_another_launch(const gates::GateReport& repo
     return std::nullopt;
 }
 
+// The pair's final verdict on `log`, with the reruns it took noted.
+void log_final_report(gates::GateReport& report, std::size_t reruns, std::size_t max_reruns,
+                      const SuiteRunRequest& request, std::ostream& log) {
+    for (auto& p : report.pairs) {
+        if (reruns == 0) continue;
+        p.reruns = reruns;
+        report.notes.push_back(gates::rerun_note(p, max_reruns));
+    }
+    gates::TextStyle style;
+    style.color = request.color_log;
+    style.notes = false;  // the suite's summary test states the run's notes once
+    log << gates::render_text(report, style);
+}
+
 }  // namespace
 
 Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRequest& pair,
@@ -44,8 +58,12 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
     for (;;) {
         auto report = gates::gate_rows(rows, options);
         if (!report) {
-            // As before the runner library existed: a gate that cannot read its inputs is reported
-            // in the pair's log and leaves the pair's own status (the summary test fails on it).
+            // At a base ref (a pull request) a gate that cannot read its inputs (an unknown ref,
+            // thresholds that do not load there) is the pair's error: passing the pair's test would
+            // let a 3x slower pair through whenever the base could not be read (issue 48 item 8).
+            if (request.baseline_ref) return report.error();
+            // Otherwise, as before the runner library existed: reported in the pair's log, the
+            // pair keeps its own status (the summary test fails on it).
             log << "perfgate gate: " << report.error().message << '\n';
             return result;
         }
@@ -68,15 +86,7 @@ Expected<PairResult> run_gated_pair(const perf::Suite& suite, const perf::PairRe
                 continue;
             }
         }
-        for (auto& p : report->pairs) {
-            if (reruns == 0) continue;
-            p.reruns = reruns;
-            report->notes.push_back(gates::rerun_note(p, max_reruns));
-        }
-        gates::TextStyle style;
-        style.color = request.color_log;
-        style.notes = false;  // the suite's summary test states the run's notes once
-        log << gates::render_text(*report, style);
+        log_final_report(*report, reruns, max_reruns, request, log);
         if (!gates::passed(*report)) result.outcome = Outcome::fail;
         return result;
     }

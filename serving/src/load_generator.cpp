@@ -73,6 +73,7 @@ void read_stream(beast::tcp_stream& stream, beast::flat_buffer& buffer, http::re
         if (ec == http::error::need_buffer) ec = {};
         if (ec) throw beast::system_error(ec);
         sse.feed(std::string_view(piece, sizeof piece - parser.get().body().size));
+        if (sse.error()) throw std::runtime_error(*sse.error());
     }
     sse.finish();
 }

@@ -1,11 +1,24 @@
 #include "perfgate/serving/sse.hpp"
 
+#include <string>
+
 namespace perfgate::serving {
+
+void SseParser::too_long() {
+    error_ = "a stream line or event longer than " + std::to_string(max_event_bytes_) + " bytes";
+    pending_.clear();
+    pending_.shrink_to_fit();
+    data_.clear();
+    data_.shrink_to_fit();
+    has_data_ = false;
+}
 
 void SseParser::feed(std::string_view bytes) {
     for (char c : bytes) {
+        if (error_) return;
         if (c != '\n') {
             pending_ += c;
+            if (pending_.size() > max_event_bytes_) too_long();
             continue;
         }
         std::string_view text = pending_;
@@ -16,6 +29,7 @@ void SseParser::feed(std::string_view bytes) {
 }
 
 void SseParser::finish() {
+    if (error_) return;
     if (!pending_.empty()) {
         std::string_view text = pending_;
         if (text.back() == '\r') text.remove_suffix(1);
@@ -41,6 +55,7 @@ void SseParser::line(std::string_view text) {
     if (has_data_) data_ += '\n';
     data_.append(value);
     has_data_ = true;
+    if (data_.size() > max_event_bytes_) too_long();
 }
 
 }  // namespace perfgate::serving

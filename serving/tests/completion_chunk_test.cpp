@@ -3,6 +3,8 @@
 // llama-server's timings, the [DONE] sentinel, and what is refused with a message.
 #include <catch2/catch.hpp>
 
+#include <string>
+
 #include "perfgate/serving/completion_chunk.hpp"
 
 using namespace perfgate::serving;
@@ -54,6 +56,12 @@ TEST_CASE("completion chunk: what is not a chunk is refused, saying what it was"
     auto error = parse_completion_chunk(R"({"error":{"code":500,"message":"context size exceeded","type":"server_error"}})");
     REQUIRE_FALSE(error);
     CHECK_THAT(error.error().message, Catch::Contains("context size exceeded"));
+    // A hostile server's error of 100,000 nested arrays: an error, not a crash (issue 48 item 11).
+    const std::string deep = "{\"error\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    auto nested = parse_completion_chunk(deep);
+    REQUIRE_FALSE(nested);
+    CHECK_THAT(nested.error().message, Catch::Contains("nested deeper than 64"));
+    CHECK(nested.error().message.size() < 400);
     auto no_choices = parse_completion_chunk(R"({"object":"text_completion"})");
     REQUIRE_FALSE(no_choices);
     CHECK_THAT(no_choices.error().message, Catch::Contains("without \"choices\""));

@@ -49,3 +49,26 @@ TEST_CASE("sse: an event is handed over when its blank line arrives, not later",
     parser.finish();
     CHECK(out.size() == 2);
 }
+
+TEST_CASE("sse: a line or an event beyond the bound stops the stream with an error, holding nothing", "[serving][sse]") {
+    // Issue 48 item 13: one line of 1 GB was held whole (4.1 GB peak). Here the bound is 1 KiB.
+    std::vector<std::string> out;
+    SseParser parser([&out](std::string_view data) { out.emplace_back(data); }, 1024);
+    parser.feed("data: small\n\n");
+    REQUIRE(out.size() == 1);
+    CHECK_FALSE(parser.error());
+    const std::string chunk(100, 'x');
+    for (int i = 0; i < 100; ++i) parser.feed("data: " + chunk);  // no line end: one line of 10 KB
+    REQUIRE(parser.error());
+    CHECK_THAT(*parser.error(), Catch::Contains("longer than"));
+    parser.feed("\n\ndata: after\n\n");
+    parser.finish();
+    CHECK(out.size() == 1);  // nothing after the overflow is handed over
+
+    // An event of many short data lines is bounded the same way.
+    SseParser lines([&out](std::string_view data) { out.emplace_back(data); }, 1024);
+    for (int i = 0; i < 20; ++i) lines.feed("data: " + chunk + "\n");
+    CHECK(lines.error());
+    lines.feed("\n");
+    CHECK(out.size() == 1);
+}

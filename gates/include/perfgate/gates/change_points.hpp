@@ -31,6 +31,10 @@ struct ChangePointOptions {
     std::size_t permutations = 999;      // smallest attainable p: 1 / (1 + permutations) = 0.001
     std::uint64_t seed = 0x70657266'67617465ULL;  // "perfgate"
     double confidence = 0.95;            // of each step's interval
+    // The smallest step that counts, as a fraction of the level (|right / left - 1| of the split's
+    // segment means): a split below it is no step, whatever its p, and costs no permutations. 0:
+    // every significant split. perfgate history uses half the metric's floor (docs/gate.md).
+    double min_change = 0;
 };
 
 struct ChangePoint {

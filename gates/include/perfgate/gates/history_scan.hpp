@@ -20,6 +20,10 @@ namespace perfgate::gates {
 struct HistoryScanOptions {
     std::string host;                  // only this host tag; empty: every host tag in the folder
     ChangePointOptions change_points;  // alpha, minimum segment, permutations
+    // Folder of the thresholds (default.json, <host_tag>.json): when given, a series' steps must be
+    // at least half its pair's floor (max_drop) to count, and a step below the floor itself is
+    // listed but never fails --check. Empty: every significant step counts.
+    std::string thresholds_dir;
 };
 
 // One run as the report names it.
@@ -35,6 +39,7 @@ struct HistoryStep {
     ChangePoint step;
     bool worse = false;          // in the metric's own sense: a rate that drops, memory that rises
     bool negligible = false;     // smaller than the metric's negligible_change (a few MiB): never fails --check
+    bool below_floor = false;    // smaller than the pair's floor (HistoryScanOptions::thresholds_dir): never fails --check
     HistoryRun last_before, first_after;
     std::string acknowledged_by;  // "<file>:<line>" of the entry that covers the step; empty: none
 };

@@ -27,7 +27,9 @@ struct MachineSpread {
     // SD of where one unchanged run of an unseen machine lands around `centre`: between, within
     // and the uncertainty of `centre` itself.
     double predictive = 0;
-    double df = 0;       // degrees of freedom of the between-machine estimate: machines - 1
+    // Degrees of freedom of `predictive` (Satterthwaite's, from the between-machine mean square's
+    // machines - 1 and the within one's runs - machines): at least machines - 1.
+    double df = 0;
 };
 
 // The smallest number of machines whose spread is read off the history (issue 24: three).
