@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "perfgate/core/measure_rules.hpp"
 #include "perfgate/core/stats.hpp"
 #include "perfgate/serving/server_address.hpp"
 #include "perfgate/serving/server_process.hpp"
@@ -97,6 +98,12 @@ std::variant<ServingReadings, LaunchStop> run_serving(const LaunchPlan& plan, Co
         if (auto* stopped = std::get_if<LaunchStop>(&pass)) return *stopped;
         if (!guard.launch_finished(log, plan.label)) return stop(StatusToken::contended, guard.reason());
         const auto& s = std::get<serving::ServingSummary>(pass);
+        // The same plausibility as a rate read off a runtime's output (issue 48 item 14): a server
+        // whose usage claimed 9e18 tokens made 6.99e21 tok/s a row, later a baseline.
+        if (auto why = implausible_rate(s.output_tok_s))
+            return stop("FAIL:bench", fmt::format("pass {}: output {:g} tok/s is no reading ({}); the server's "
+                                                  "usage.completion_tokens is not what it streamed",
+                                                  i + 1, s.output_tok_s, *why));
         log << fmt::format("{}: {} {}: {:.1f} output tok/s, TTFT p50 {:.1f} ms, ITL p50 {:.2f} ms\n", plan.label,
                            warmup ? "warmup" : "pass", warmup ? i + 1 : i - w.warmup + 1, s.output_tok_s,
                            s.ttft_ms ? s.ttft_ms->p50 : 0.0, s.itl_ms ? s.itl_ms->p50 : 0.0);

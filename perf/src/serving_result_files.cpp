@@ -117,6 +117,9 @@ void read_date(JsonFields& r, const json& o, ResultRow& row) {
     const std::string day = shaped ? fmt::format("{}-{}-{}", d.substr(0, 4), d.substr(4, 2), d.substr(6, 2)) : "";
     if (!shaped || !iso_day_number(day))
         return r.fail("/date", fmt::format("date '{}' is not YYYYMMDD-HHMMSS", printable_excerpt(d, 40)));
+    const int hh = std::stoi(d.substr(9, 2)), mm = std::stoi(d.substr(11, 2)), ss = std::stoi(d.substr(13, 2));
+    if (hh > 23 || mm > 59 || ss > 60)
+        return r.fail("/date", fmt::format("date '{}' holds no time of day (HHMMSS)", printable_excerpt(d, 40)));
     row.date = day;
     row.timestamp = fmt::format("{}T{}:{}:{}", day, d.substr(9, 2), d.substr(11, 2), d.substr(13, 2));
 }
@@ -126,9 +129,14 @@ void read_date(JsonFields& r, const json& o, ResultRow& row) {
 void read_requests(JsonFields& r, const json& o, ResultRow& row) {
     const auto completed = r.integer(o, "", "completed", 0, JsonFields::Need::required).value_or(0);
     const auto failed = r.integer(o, "", "failed", 0).value_or(0);
+    // Rounded to the nearest whole token without overflowing: a total near INT64_MAX turned
+    // negative when half the count was added first (issue 48 item 16).
+    const auto per_request = [completed](std::int64_t total) {
+        return total / completed + ((total % completed) * 2 >= completed ? 1 : 0);
+    };
     if (completed > 0) {
-        if (auto in = r.integer(o, "", "total_input_tokens", 0)) row.prompt_tokens = (*in + completed / 2) / completed;
-        if (auto out = r.integer(o, "", "total_output_tokens", 0)) row.generated_tokens = (*out + completed / 2) / completed;
+        if (auto in = r.integer(o, "", "total_input_tokens", 0)) row.prompt_tokens = per_request(*in);
+        if (auto out = r.integer(o, "", "total_output_tokens", 0)) row.generated_tokens = per_request(*out);
         row.prompt_target_len = row.prompt_tokens;
     }
     // As for perfgate's own serving pairs: figures without the failed requests would look faster.
@@ -148,6 +156,15 @@ ResultRow row_of_object(JsonFields& r, const json& o, ResultFileFormat format, c
     read_requests(r, o, row);
     if (!o.contains("output_throughput")) r.fail("", "a run without output_throughput");
     for (const auto& k : figure_keys) row.*k.field = figure(r, o, k.key);
+    // A run whose requests all completed has throughputs and TTFTs: NaN or Infinity there (null
+    // once read) is a broken file, not a figure left unmeasured, which the gate would pass as
+    // missing (issue 48 item 15). TPOT and ITL stay nullable: a run of one-token outputs has none.
+    if (row.status.ok())
+        for (const char* key : {"output_throughput", "request_throughput", "median_ttft_ms", "p99_ttft_ms"})
+            if (auto it = o.find(key); it != o.end() && it->is_null())
+                r.fail(std::string("/") + key, fmt::format("{} is NaN, Infinity or null in a run whose requests all "
+                                                           "completed",
+                                                           key));
     row.flags = fmt::format("backend={}", nullable_text(r, o, "backend").value_or("?"));
     if (auto dataset = nullable_text(r, o, "dataset_name")) row.flags += " dataset=" + *dataset;
     // One run per object: the gate judges a file's latest run (by its timestamp, else the last).

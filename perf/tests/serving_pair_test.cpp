@@ -108,6 +108,14 @@ TEST_CASE("serving pair: failed requests or a server that never starts fail the 
     CHECK(r->status.text == "FAIL:requests");
     CHECK_THAT(r->reason, Catch::Contains("4 of 4 requests failed") && Catch::Contains("HTTP 503"));
 
+    // A server whose usage claims 9e18 tokens: no rate of 7e21 tok/s is recorded (issue 48 item 14).
+    auto inflated = suite_in(dir / "inflated", suite_json(R"(["--port", "{port}", "--usage-tokens", "9000000000000000000"])"));
+    REQUIRE(inflated);
+    auto i = run_pair(*inflated, req, log, out);
+    REQUIRE(i);
+    CHECK(i->status.text == "FAIL:bench");
+    CHECK_THAT(i->reason, Catch::Contains("is no reading") && Catch::Contains("usage.completion_tokens"));
+
     auto broken = suite_in(dir / "broken", suite_json(R"(["--no-such-flag", "1"])"));
     REQUIRE(broken);
     auto b = run_pair(*broken, req, log, out);

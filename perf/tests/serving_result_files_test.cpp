@@ -114,6 +114,35 @@ TEST_CASE("serving results: bad input names the file and line", "[serving-result
     bad_date.replace(bad_date.find("20261203-141502"), 15, "2026-12-03 14:15");
     test::write_file(dir / "bad-date.json", bad_date);
     CHECK_THAT(read_error(dir / "bad-date.json"), Catch::Contains("bad-date.json:1") && Catch::Contains("is not YYYYMMDD-HHMMSS"));
+
+    // Issue 48 items 15-16: a completed run's NaN or infinite throughput or TTFT, a time of day
+    // 99:61:99, a token total that overflowed when rounded.
+    for (const char* token : {"NaN", "Infinity"}) {
+        auto nan = vllm;
+        const auto at = nan.find("\"output_throughput\": ") + 21;
+        nan.replace(at, nan.find_first_of(",}", at) - at, token);
+        test::write_file(dir / "nan.json", nan);
+        CHECK_THAT(read_error(dir / "nan.json"), Catch::Contains("nan.json:1") && Catch::Contains("output_throughput") &&
+                                                       Catch::Contains("requests all completed"));
+        auto ttft = vllm;
+        const auto t = ttft.find("\"median_ttft_ms\": ") + 18;
+        ttft.replace(t, ttft.find_first_of(",}", t) - t, token);
+        test::write_file(dir / "ttft.json", ttft);
+        CHECK_THAT(read_error(dir / "ttft.json"), Catch::Contains("median_ttft_ms"));
+    }
+    auto late = vllm;
+    late.replace(late.find("20261203-141502"), 15, "20261204-996199");
+    test::write_file(dir / "late.json", late);
+    CHECK_THAT(read_error(dir / "late.json"), Catch::Contains("late.json:1") && Catch::Contains("no time of day"));
+
+    auto huge = vllm;
+    const auto in = huge.find("\"total_input_tokens\": ") + 22;
+    huge.replace(in, huge.find_first_of(",}", in) - in, "9223372036854775807");
+    test::write_file(dir / "huge.json", huge);
+    auto read = read_result_file((dir / "huge.json").string(), "h");
+    REQUIRE(read);
+    REQUIRE(read->rows[0].prompt_tokens);
+    CHECK(*read->rows[0].prompt_tokens > 0);
 }
 
 TEST_CASE("serving results: NaN inside a string stays text, a pretty-printed vLLM object is one run", "[serving-results]") {

@@ -1,8 +1,10 @@
 // A streaming completion server of known timing for serving_tests: GET /health answers 503 until
 // --ready-after-ms has passed, then 200; POST /v1/completions waits --ttft-ms, then streams
 // max_tokens events (one token each) --itl-ms apart in llama-server's format, a last event with
-// usage and timings, and [DONE]. With --fail-status N every completion is answered with status N.
+// usage and timings, and [DONE]. With --fail-status N every completion is answered with status N;
+// with --usage-tokens N the last event's usage claims N completion tokens, whatever was streamed.
 //   fake_completion_server --port P [--ttft-ms A] [--itl-ms B] [--ready-after-ms R] [--fail-status N]
+//                          [--usage-tokens N]
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -25,6 +27,7 @@ namespace {
 struct Options {
     unsigned short port = 0;
     int ttft_ms = 0, itl_ms = 0, ready_after_ms = 0, fail_status = 0;
+    long long usage_tokens = 0;  // 0: the tokens streamed
 };
 
 const auto started = std::chrono::steady_clock::now();
@@ -50,7 +53,8 @@ void stream_completion(tcp::socket& socket, const Options& o, const http::reques
                                .dump());
     }
     send_event(socket, nlohmann::json{{"choices", {{{"text", ""}, {"index", 0}, {"finish_reason", "length"}}}},
-                                      {"usage", {{"completion_tokens", tokens}, {"prompt_tokens", 3}}},
+                                      {"usage", {{"completion_tokens", o.usage_tokens > 0 ? o.usage_tokens : tokens},
+                                                 {"prompt_tokens", 3}}},
                                       {"timings", {{"prompt_n", 3}, {"prompt_ms", o.ttft_ms}, {"predicted_n", tokens},
                                                    {"predicted_ms", (tokens - 1) * o.itl_ms}}}}
                            .dump());
@@ -91,6 +95,10 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         const int value = std::atoi(argv[i + 1]);
+        if (flag == "--usage-tokens") {
+            o.usage_tokens = std::atoll(argv[i + 1]);
+            continue;
+        }
         if (flag == "--port") o.port = static_cast<unsigned short>(value);
         else if (flag == "--ttft-ms") o.ttft_ms = value;
         else if (flag == "--itl-ms") o.itl_ms = value;
