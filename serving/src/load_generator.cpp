@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "deadline.hpp"
 #include "perfgate/serving/sse.hpp"
 
 namespace perfgate::serving {
@@ -61,50 +62,66 @@ struct StreamState {
 // Reads the body as it arrives, into the SSE parser: read_some returns with whatever the socket
 // had (http::read would wait for a full buffer or the whole message, and every token would arrive
 // at the end), and the buffer_body parser hands over that piece.
-void read_stream(beast::tcp_stream& stream, beast::flat_buffer& buffer, http::response_parser<http::buffer_body>& parser,
-                 SseParser& sse, const LoadOptions& options) {
+void read_stream(net::io_context& io, beast::tcp_stream& stream, beast::flat_buffer& buffer,
+                 http::response_parser<http::buffer_body>& parser, SseParser& sse, Clock::time_point deadline) {
     char piece[8192];
     while (!parser.is_done()) {
         parser.get().body().data = piece;
         parser.get().body().size = sizeof piece;
-        stream.expires_after(options.request_timeout);
-        beast::error_code ec;
-        http::read_some(stream, buffer, parser, ec);
-        if (ec == http::error::need_buffer) ec = {};
-        if (ec) throw beast::system_error(ec);
+        try {
+            detail::run_by_deadline(io, stream, deadline,
+                                    [&](auto handler) { http::async_read_some(stream, buffer, parser, std::move(handler)); });
+        } catch (const beast::system_error& e) {
+            if (e.code() != http::error::need_buffer) throw;
+        }
         sse.feed(std::string_view(piece, sizeof piece - parser.get().body().size));
         if (sse.error()) throw std::runtime_error(*sse.error());
     }
     sse.finish();
 }
 
+// One streamed completion, every step of it by one deadline: the request's bound from its start
+// (the workload's timeout_s), whatever the server does meanwhile.
+void stream_request(net::io_context& io, const LoadOptions& options, const CompletionRequest& request,
+                    StreamState& state) {
+    const auto deadline = Clock::now() + options.request_timeout;
+    beast::tcp_stream stream(io);
+    net::ip::tcp::resolver resolver(io);
+    const auto endpoints = resolver.resolve(options.host, std::to_string(options.port));
+    detail::run_by_deadline(io, stream, deadline, [&](auto handler) { stream.async_connect(endpoints, std::move(handler)); });
+    http::request<http::string_body> req{http::verb::post, options.path, 11};
+    req.set(http::field::host, options.host);
+    req.set(http::field::content_type, "application/json");
+    req.set(http::field::accept, "text/event-stream");
+    req.body() = completion_body(options, request);
+    req.prepare_payload();
+    state.sent = Clock::now();
+    detail::run_by_deadline(io, stream, deadline, [&](auto handler) { http::async_write(stream, req, std::move(handler)); });
+    beast::flat_buffer buffer;
+    http::response_parser<http::buffer_body> parser;
+    parser.body_limit(boost::none);  // a stream is as long as the completion, within the deadline
+    detail::run_by_deadline(io, stream, deadline,
+                            [&](auto handler) { http::async_read_header(stream, buffer, parser, std::move(handler)); });
+    if (parser.get().result() != http::status::ok)
+        throw std::runtime_error(fmt::format("HTTP {}", parser.get().result_int()));
+    SseParser sse([&state](std::string_view data) { state.on_event(data); });
+    read_stream(io, stream, buffer, parser, sse, deadline);
+    state.record.e2e_s = seconds(Clock::now() - state.sent);
+    beast::error_code ignored;
+    stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+}
+
 RequestRecord one_request(net::io_context& io, const LoadOptions& options, const CompletionRequest& request) {
     RequestRecord record;
     StreamState state{record, {}, std::nullopt, {}};
     try {
-        beast::tcp_stream stream(io);
-        stream.expires_after(options.request_timeout);
-        net::ip::tcp::resolver resolver(io);
-        stream.connect(resolver.resolve(options.host, std::to_string(options.port)));
-        http::request<http::string_body> req{http::verb::post, options.path, 11};
-        req.set(http::field::host, options.host);
-        req.set(http::field::content_type, "application/json");
-        req.set(http::field::accept, "text/event-stream");
-        req.body() = completion_body(options, request);
-        req.prepare_payload();
-        state.sent = Clock::now();
-        http::write(stream, req);
-        beast::flat_buffer buffer;
-        http::response_parser<http::buffer_body> parser;
-        parser.body_limit(boost::none);  // a stream is as long as the completion
-        http::read_header(stream, buffer, parser);
-        if (parser.get().result() != http::status::ok)
-            throw std::runtime_error(fmt::format("HTTP {}", parser.get().result_int()));
-        SseParser sse([&state](std::string_view data) { state.on_event(data); });
-        read_stream(stream, buffer, parser, sse, options);
-        record.e2e_s = seconds(Clock::now() - state.sent);
-        beast::error_code ignored;
-        stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+        stream_request(io, options, request, state);
+    } catch (const beast::system_error& e) {
+        record.error = e.code() == beast::error::timeout
+                           ? fmt::format("no end within the request's bound of {:.1f} s (the workload's timeout_s)",
+                                         static_cast<double>(options.request_timeout.count()) / 1000)
+                           : std::string(e.what());
+        return record;
     } catch (const std::exception& e) {
         record.error = e.what();
         return record;

@@ -8,6 +8,8 @@
 #include <boost/url/parse.hpp>
 #include <fmt/format.h>
 
+#include "deadline.hpp"
+
 namespace perfgate::serving {
 namespace {
 
@@ -42,17 +44,21 @@ Expected<ServerAddress> parse_server_url(std::string_view url) {
 
 bool healthy(const ServerAddress& server, const std::string& path) {
     try {
+        // Two seconds for the whole look, whatever the server sends (an endless /health body is
+        // cut there, and by the parser's 8 MiB body limit before).
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
         net::io_context io;
         beast::tcp_stream stream(io);
-        stream.expires_after(std::chrono::seconds(2));
         net::ip::tcp::resolver resolver(io);
-        stream.connect(resolver.resolve(server.host, std::to_string(server.port)));
+        const auto endpoints = resolver.resolve(server.host, std::to_string(server.port));
+        detail::run_by_deadline(io, stream, deadline, [&](auto handler) { stream.async_connect(endpoints, std::move(handler)); });
         http::request<http::empty_body> req{http::verb::get, path, 11};
         req.set(http::field::host, server.host);
-        http::write(stream, req);
+        detail::run_by_deadline(io, stream, deadline, [&](auto handler) { http::async_write(stream, req, std::move(handler)); });
         beast::flat_buffer buffer;
         http::response<http::string_body> res;
-        http::read(stream, buffer, res);
+        detail::run_by_deadline(io, stream, deadline,
+                                [&](auto handler) { http::async_read(stream, buffer, res, std::move(handler)); });
         return res.result() == http::status::ok;
     } catch (const std::exception&) {
         return false;
