@@ -35,6 +35,15 @@ inline void add_report_options(CLI::App* cmd, std::string& format, std::string& 
     add_color_option(cmd, color);
 }
 
+// Which pairs the text report lists (gates::TextStyle::show_all).
+inline void add_show_option(CLI::App* cmd, std::string& show) {
+    cmd->add_option("--show", show,
+                    "text: changed (every judged or failing pair, and one line each counting the pairs missing, new or "
+                    "skipped as before) or all (every pair a row)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"changed", "all"}));
+}
+
 inline void add_prompt_tolerance_option(CLI::App* cmd, double& tolerance) {
     cmd->add_option("--prompt-tolerance", tolerance, "Relative prompt-length difference allowed")
         ->capture_default_str()->check(CLI::Range(0.0, 10.0));

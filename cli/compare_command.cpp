@@ -20,6 +20,7 @@ struct CompareArgs {
     std::string host = "unknown-host";
     std::string format = "text";
     std::string color = "auto";
+    std::string show = "changed";
     std::string output;
     std::string test = "welch-t";
 };
@@ -37,7 +38,7 @@ int run_compare(CompareArgs& args) {
         fmt::print(stderr, "perfgate compare: {}\n", report.error().message);
         return exit_code::usage;
     }
-    return emit_gate_report(*report, *format, args.output, "perfgate compare", args.color);
+    return emit_gate_report(*report, *format, args.output, "perfgate compare", args.color, args.show);
 }
 
 }  // namespace
@@ -53,6 +54,7 @@ void add_compare_command(CLI::App& app) {
     cmd->add_option("A", args->baseline, "Baseline result file")->required()->check(CLI::ExistingFile);
     cmd->add_option("B", args->current, "Result file to judge")->required()->check(CLI::ExistingFile);
     add_report_options(cmd, args->format, args->output, args->color, "text | markdown | junit | json");
+    add_show_option(cmd, args->show);
     cmd->add_option("--thresholds-dir", o.thresholds_dir,
                     "Folder with default.json and <host_tag>.json (missing: the built-in defaults)")
         ->capture_default_str();

@@ -18,6 +18,7 @@ struct GateArgs {
     std::string baseline_ref;
     std::string format = "text";
     std::string color = "auto";
+    std::string show = "changed";
     std::string output;
 };
 
@@ -29,7 +30,7 @@ int run_gate_command(GateArgs& args, bool baseline_ref_given) {
     args.request.start_dir = std::filesystem::current_path(ec);
     auto report = runner::gate_files(args.request);
     if (!report) return usage_error("perfgate gate", report.error());
-    return emit_gate_report(*report, *format, args.output, "perfgate gate", args.color);
+    return emit_gate_report(*report, *format, args.output, "perfgate gate", args.color, args.show);
 }
 
 }  // namespace
@@ -63,6 +64,7 @@ void add_gate_command(CLI::App& app) {
                     "With --baseline-ref: the suite manifest, read as it is at the ref; its pairs are the ones a "
                     "run may not drop (without it every missing or skipped pair that was ok fails)");
     add_report_options(cmd, args->format, args->output, args->color, "text | markdown | junit | json");
+    add_show_option(cmd, args->show);
     cmd->add_option("--catalog", r.catalog, "Model alias catalog (TSV with local_name and aliases columns)");
     add_prompt_tolerance_option(cmd, o.prompt_tolerance);
     cmd->add_option("--max-date-gap-days", o.max_date_gap_days,

@@ -17,8 +17,9 @@
 namespace perfgate::cli {
 
 inline int emit_gate_report(const gates::GateReport& report, gates::ReportFormat format, const std::string& output,
-                            const char* command, const std::string& color) {
+                            const char* command, const std::string& color, const std::string& show = "all") {
     gates::TextStyle style;
+    style.show_all = show == "all";
     style.color = output.empty() && color_on(color, 1);  // a file never gets escape sequences
     const std::string text = gates::render(report, format, style);
     if (output.empty()) {

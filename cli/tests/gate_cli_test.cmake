@@ -92,3 +92,22 @@ if(NOT EXISTS "${WORK_DIR}/benchmarks" AND NOT EXISTS "${WORK_DIR}/../benchmarks
     message(STATUS "ok: no project root (exit 2)")
   endif()
 endif()
+
+# One screen of verdict (issue 49 item 4): a single-model mlxcel file against its full sweep lists
+# the judged pair and counts the 198 missing ones in one line (425 lines before); --show all lists
+# every pair.
+set(single "${FIXTURES}/metal_m1ultra_2026-09-08_single_gemma2-2b-4bit.csv")
+execute_process(COMMAND "${PERFGATE}" gate --results "${single}" --benchmarks-dir "${FIXTURES}"
+                        --thresholds-dir "${THRESHOLDS}" --color never
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REGEX MATCHALL "\n" newlines "${out}${err}")
+list(LENGTH newlines lines)
+if(NOT rc EQUAL 0 OR lines GREATER 30 OR NOT out MATCHES "198 pairs missing: mlxcel/[^\n]* and [0-9]+ more \\(--show all lists each\\)"
+   OR NOT out MATCHES "within noise  mlxcel/gemma2-2b-4bit" OR out MATCHES "\nmissing ")
+  message(FATAL_ERROR "single-model file: exit ${rc}, ${lines} lines:\n${out}${err}")
+endif()
+message(STATUS "ok: single-model file on one screen (${lines} lines)")
+expect("--show all lists every pair" "${WORK_DIR}" 0 "\nmissing +mlxcel/afm-4.5b.*\nmissing +mlxcel/all-minilm-l6-v2"
+       --results "${single}" --benchmarks-dir "${FIXTURES}" --thresholds-dir "${THRESHOLDS}" --color never --show all)
+expect("--show takes changed or all" "${WORK_DIR}" 2 "--show"
+       --results "${single}" --benchmarks-dir "${FIXTURES}" --thresholds-dir "${THRESHOLDS}" --show some)

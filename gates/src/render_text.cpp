@@ -294,15 +294,58 @@ std::string summary_text(const GateReport& report, const TextStyle& style) {
         else
             out += line + "\n";
     }
+    // A PASS with nothing compared reads as "performance is fine" to a newcomer: the last line
+    // says how many pairs were compared with a baseline, and why the others were not.
+    if (const auto compared = compared_line(report))
+        for (const auto& line : wrap(*compared, "", "  ", style.width)) out += line + "\n";
+    return out;
+}
+
+}  // namespace
+
+namespace {
+
+// The pairs of `report` that style folds into one line per verdict (TextStyle::show_all).
+bool folded(Verdict v) { return v == Verdict::missing || v == Verdict::new_pair || v == Verdict::skipped_as_before; }
+
+// "198 pairs missing: mlxcel/afm-4.5b, mlxcel/all-minilm-l6-v2, ... and 190 more (--show all
+// lists each)" for each folded verdict, each one line of at most `width` columns.
+std::string folded_lines(const std::vector<PairReport>& pairs, std::size_t width) {
+    std::string out;
+    for (Verdict v : {Verdict::missing, Verdict::new_pair, Verdict::skipped_as_before}) {
+        std::vector<std::string> names;
+        for (const auto& p : pairs)
+            if (p.verdict == v) names.push_back(console_text(p.runtime + "/" + p.model));
+        if (names.empty()) continue;
+        const std::string head = fmt::format("{} {}: ", counted(names.size(), "pair"), to_string(v));
+        std::string line = head;
+        std::size_t shown = 0;
+        for (const auto& name : names) {
+            const std::string rest = fmt::format(" and {} more (--show all lists each)", names.size() - shown - 1);
+            if (console_width(line) + name.size() + 2 + rest.size() > width && shown > 0) break;
+            line += (shown ? ", " : "") + name;
+            ++shown;
+        }
+        if (shown < names.size()) line += fmt::format(" and {} more (--show all lists each)", names.size() - shown);
+        out += line + "\n";
+    }
     return out;
 }
 
 }  // namespace
 
 std::string render_text(const GateReport& report, const TextStyle& style) {
-    const auto metrics = metric_columns(report.pairs);
-    const auto rows = table_rows(report.pairs, metrics);
-    return table_text(rows, metrics, widths_of(rows, metrics, style.width), style) + summary_text(report, style);
+    std::vector<PairReport> listed;
+    for (const auto& p : report.pairs)
+        if (style.show_all || !folded(p.verdict)) listed.push_back(p);
+    const auto metrics = metric_columns(listed);
+    const auto rows = table_rows(listed, metrics);
+    std::string out = table_text(rows, metrics, widths_of(rows, metrics, style.width), style);
+    if (!style.show_all) {
+        const std::string lines = folded_lines(report.pairs, style.width);
+        if (!lines.empty()) out += lines + "\n";
+    }
+    return out + summary_text(report, style);
 }
 
 }  // namespace perfgate::gates

@@ -114,6 +114,30 @@ std::string verdict_counts(const GateReport& report) {
     return parts.empty() ? "no pairs" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
+std::optional<std::string> compared_line(const GateReport& report) {
+    // Why a pair was not compared, in the words a newcomer needs, most common first.
+    static const std::pair<Verdict, const char*> not_compared[] = {
+        {Verdict::new_machine, "new machine (their history comes from other machines)"},
+        {Verdict::new_pair, "new (no earlier reading)"},
+        {Verdict::skipped, "skipped"},
+        {Verdict::skipped_as_before, "skipped as before"},
+        {Verdict::failed, "failed"},
+        {Verdict::missing, "missing"},
+        {Verdict::not_comparable, "not comparable"},
+    };
+    std::vector<std::string> why;
+    std::size_t others = 0;
+    for (const auto& [verdict, words] : not_compared)
+        if (const std::size_t n = report.count(verdict)) {
+            why.push_back(fmt::format("{} {}", n, words));
+            others += n;
+        }
+    if (others == 0) return std::nullopt;
+    const std::size_t total = report.pairs.size();
+    return fmt::format("compared {} of {} with a baseline; not compared: {}", total - others, counted(total, "pair"),
+                       fmt::join(why, ", "));
+}
+
 std::vector<std::string> run_failure_lines(const GateReport& report) {
     std::vector<std::string> lines;
     if (!report.empty_run_failure.empty()) lines.push_back(report.empty_run_failure);

@@ -1,6 +1,7 @@
 #include "sources.hpp"
 
 #include <boost/filesystem.hpp>
+#include <fmt/format.h>
 
 #include "perfgate/core/file_read.hpp"
 #include "perfgate/core/thresholds_file.hpp"
@@ -51,7 +52,16 @@ std::string identity_of(const std::string& path) {
 Expected<Sources> Sources::open(const GateOptions& options) {
     Sources s;
     s.options_ = options;
-    if (!options.baseline_ref) return s;
+    if (!options.baseline_ref) {
+        const std::string& local = options.local_history_dir;
+        if (!local.empty() && bfs::is_directory(local) && identity_of(local) != identity_of(options.benchmarks_dir)) {
+            s.local_dir_ = local;
+            s.notes.push_back(fmt::format("this machine's own earlier runs in {} are history too, beside the reviewed "
+                                          "{} (they are not committed; a pull request's gate reads only the latter)",
+                                          local, options.benchmarks_dir));
+        }
+        return s;
+    }
 
     s.from_git_ = true;
     std::string probe = bfs::is_directory(options.benchmarks_dir)   ? options.benchmarks_dir
@@ -115,16 +125,19 @@ std::string Sources::threshold_display(const std::string& file_name) const {
 Status Sources::add_history(BenchmarkHistory& history, const std::set<std::string>& wanted,
                             const std::set<std::string>& result_names) const {
     if (!from_git_) {
-        if (!bfs::is_directory(options_.benchmarks_dir)) return Ok{};
-        for (const auto& entry : bfs::directory_iterator(options_.benchmarks_dir)) {
-            if (!bfs::is_regular_file(entry.status())) continue;
-            if (auto bad = impossible_date_in_name(entry.path().generic_string())) return make_error(*bad);
-            auto name = parse_benchmark_file_name(entry.path().filename().string());
-            if (!name || (!wanted.empty() && !wanted.count(series_key_of(*name)))) continue;
-            std::string path = entry.path().generic_string();
-            // Resolving a path costs system calls; only a file named like a results file can be one.
-            std::string identity = result_names.count(entry.path().filename().string()) ? identity_of(path) : path;
-            history.add(HistoryFile{path, identity, *name, [path] { return read_disk(path); }, {}, {}, {}, {}, {}, options_.exclude_run_id});
+        for (const std::string& dir : {options_.benchmarks_dir, local_dir_}) {
+            if (dir.empty() || !bfs::is_directory(dir)) continue;
+            for (const auto& entry : bfs::directory_iterator(dir)) {
+                if (!bfs::is_regular_file(entry.status())) continue;
+                if (auto bad = impossible_date_in_name(entry.path().generic_string())) return make_error(*bad);
+                auto name = parse_benchmark_file_name(entry.path().filename().string());
+                if (!name || (!wanted.empty() && !wanted.count(series_key_of(*name)))) continue;
+                std::string path = entry.path().generic_string();
+                // Resolving a path costs system calls; only a file named like a results file can be one.
+                std::string identity = result_names.count(entry.path().filename().string()) ? identity_of(path) : path;
+                history.add(HistoryFile{path, identity, *name, [path] { return read_disk(path); }, {}, {}, {}, {}, {},
+                                        options_.exclude_run_id});
+            }
         }
         return Ok{};
     }

@@ -45,6 +45,7 @@ private:
     bool from_git_ = false;
     std::string repo_root_;
     std::string bench_rel_, thresholds_rel_;
+    std::string local_dir_;  // GateOptions::local_history_dir when it is read (a folder, not the history's own)
     std::map<std::string, std::string> blob_of_;  // repo-relative path -> object id at the ref
 };
 

@@ -154,8 +154,22 @@ TEST_CASE("verdict counts are in the right number", "[gates][render]") {
     p.verdict = Verdict::new_pair;
     r.pairs.push_back(p);
     CHECK(verdict_counts(r) == "1 pair regressed, 1 new pair, 2 pairs unchanged");
-    CHECK_THAT(render_text(r), Catch::EndsWith("gate: FAIL: 1 pair regressed, 1 new pair, 2 pairs unchanged\n"));
+    // The last line says how many pairs were compared with a baseline, and why the others were not.
+    CHECK(compared_line(r) == "compared 3 of 4 pairs with a baseline; not compared: 1 new (no earlier reading)");
+    CHECK_THAT(render_text(r), Catch::Contains("gate: FAIL: 1 pair regressed, 1 new pair, 2 pairs unchanged\ncompared 3 of 4"));
     CHECK_THAT(render_markdown(r), Catch::Contains("1 pair regressed, 1 new pair, 2 pairs unchanged."));
+    // Every pair compared: no such line.
+    r.pairs.pop_back();
+    CHECK_FALSE(compared_line(r));
+    CHECK_THAT(render_text(r), Catch::EndsWith("gate: FAIL: 1 pair regressed, 2 pairs unchanged\n"));
+    // A newcomer's run: nothing compared, and the line says so and why.
+    GateReport newcomer;
+    p.verdict = Verdict::new_machine;
+    for (int i = 0; i < 4; ++i) newcomer.pairs.push_back(p);
+    p.verdict = Verdict::skipped;
+    newcomer.pairs.push_back(p);
+    CHECK(compared_line(newcomer) == "compared 0 of 5 pairs with a baseline; not compared: 4 new machine (their history "
+                                     "comes from other machines), 1 skipped");
 }
 
 TEST_CASE("a new pair's numbers are in the text, markdown and JSON", "[gates][render]") {

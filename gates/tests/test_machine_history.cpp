@@ -311,3 +311,36 @@ TEST_CASE("counted pairs: another machine's counts of the same build are this ma
     write_history(timed, kMachineA);
     CHECK(only_pair(*gate_rows({run_row(kMachineB, 45.0, 10, "now")}, options(timed))).verdict == Verdict::new_machine);
 }
+
+TEST_CASE("local history: a second run on a new machine is judged against its first, never at a base ref",
+          "[gates][machine]") {
+    // Issue 49 item 1: the main job records into the build folder and the gate read only the
+    // reviewed benchmarks/, so a machine that ran it every day was never judged.
+    testing::TempDir tmp;
+    write_history(tmp, kMachineB);  // the reviewed history: another machine's runs
+    // This machine's first run, recorded into its local results folder.
+    REQUIRE(append_results_locked(tmp.sub("local/cpu_cpu-epyc_2026-11-09.csv"), {run_row(kMachineA, 60.0, 9, "first")}));
+    GateOptions o = options(tmp);
+    const ResultRow second = run_row(kMachineA, 60.3, 10, "second");
+    auto without = gate_rows({second}, o);
+    REQUIRE(without);
+    CHECK(only_pair(*without).verdict == Verdict::new_machine);
+
+    o.local_history_dir = tmp.file("local");
+    auto with = gate_rows({second}, o);
+    REQUIRE(with);
+    INFO(render_text(*with));
+    // Judged on one earlier run: the fallback rule, whose prior cannot bound the change yet.
+    CHECK(only_pair(*with).verdict == Verdict::within_noise);
+    CHECK(std::any_of(with->notes.begin(), with->notes.end(), [](const std::string& n) {
+        return n.find("this machine's own earlier runs in") != std::string::npos &&
+               n.find("a pull request's gate reads only the latter") != std::string::npos;
+    }));
+    // The same folder as the reviewed history is read once, and named in no such note.
+    GateOptions same = o;
+    same.local_history_dir = same.benchmarks_dir;
+    auto once = gate_rows({second}, same);
+    REQUIRE(once);
+    CHECK(std::none_of(once->notes.begin(), once->notes.end(),
+                       [](const std::string& n) { return n.find("own earlier runs") != std::string::npos; }));
+}

@@ -283,3 +283,30 @@ TEST_CASE("a pull request cannot acknowledge its own slowdown: acknowledgements 
     REQUIRE(merged);
     CHECK(merged->count(Verdict::regressed) == 0);
 }
+
+TEST_CASE("local history is never read at a base ref", "[gates][pull_request]") {
+    // A pull request's run must be judged by the reviewed baselines only: a folder of local
+    // results (the build folder's) holding a run as slow as the change would otherwise become its
+    // baseline (issue 49 item 1's local history).
+    testing::TempDir tmp;
+    const std::string repo = tmp.sub("repo");
+    if (!base_repo(repo)) return;  // no git here
+    testing::commit_change(repo, "change");
+    const std::string results = tmp.sub("run/rocm_strixhalo-gfx1151_2026-10-02.csv");
+    testing::spit(results, later_run("2026-10-02", "", "", "decode_tok_s", 0.33));
+    testing::spit(tmp.sub("local/rocm_strixhalo-gfx1151_2026-10-01.csv"), later_run("2026-10-01", "", "", "decode_tok_s", 0.33));
+    GateOptions o = at(repo, results, "main");
+    o.local_history_dir = tmp.file("local");
+    auto pr = run_gate(o);
+    REQUIRE(pr);
+    CHECK_FALSE(passed(*pr));
+    CHECK(std::any_of(pr->pairs.begin(), pr->pairs.end(), [](const PairReport& p) { return p.verdict == Verdict::regressed; }));
+    CHECK(std::none_of(pr->notes.begin(), pr->notes.end(),
+                       [](const std::string& n) { return n.find("own earlier runs") != std::string::npos; }));
+    // Without the ref the same local run is history, and the slow run is judged against it.
+    o.baseline_ref.reset();
+    auto local = run_gate(o);
+    REQUIRE(local);
+    CHECK(std::any_of(local->notes.begin(), local->notes.end(),
+                      [](const std::string& n) { return n.find("own earlier runs") != std::string::npos; }));
+}

@@ -296,7 +296,8 @@ void apply_readings(PairRun& pair, const PairReadings& readings) {
     apply_measurement(row, combined_measurement(readings, pair.runtime.in_process_repetitions));
     apply_peaks(row.peak_memory_bytes, row.peak_memory_bytes_samples, readings.peaks);
     apply_peaks(row.peak_device_memory_bytes, row.peak_device_memory_bytes_samples, readings.device_peaks);
-    pair.log << fmt::format("{}: decode {:.2f} tok/s (median) [{}]{}{}\n", pair.label, *row.decode_tok_s,
+    // "samples" says what the list is: two readings in brackets read as an interval (issue 49 item 4).
+    pair.log << fmt::format("{}: decode {:.2f} tok/s (median of samples {}){}{}\n", pair.label, *row.decode_tok_s,
                             samples_text(row.decode_tok_s_samples),
                             row.prefill_tok_s ? fmt::format(", prefill {:.2f} tok/s", *row.prefill_tok_s) : "",
                             peak_memory_text(row));

@@ -19,6 +19,9 @@ namespace perfgate::serving::detail {
 template <class Start>
 void run_by_deadline(boost::asio::io_context& io, boost::beast::tcp_stream& stream,
                      std::chrono::steady_clock::time_point deadline, Start&& start) {
+    // A step begun after the deadline ends there: an endless stream whose every read completes at
+    // once would otherwise never give the timer an operation to cancel.
+    if (std::chrono::steady_clock::now() >= deadline) throw boost::beast::system_error(boost::beast::error::timeout);
     stream.expires_at(deadline);
     boost::beast::error_code result;
     bool done = false;

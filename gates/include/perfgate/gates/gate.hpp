@@ -19,6 +19,11 @@ struct GateOptions {
     std::vector<std::string> results;           // result CSVs to judge
     std::optional<std::string> baseline;        // overrides baseline selection
     std::string benchmarks_dir = "benchmarks";  // history of earlier result CSVs
+    // This machine's own earlier results, kept apart from the reviewed history (a build folder's
+    // results, docs/runner.md): read as history beside benchmarks_dir, so a second run on a new
+    // machine is judged against its first, and said so in a note. Never read at a base ref (a pull
+    // request is judged by reviewed baselines only). Empty: none.
+    std::string local_history_dir;
     std::string thresholds_dir = "thresholds";
     std::optional<std::string> baseline_ref;    // read benchmarks/ and thresholds/ at this git ref
     // Pull-request guard (docs/gate.md): with baseline_ref, a pair that was ok in the baseline and

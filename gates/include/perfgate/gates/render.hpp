@@ -19,6 +19,11 @@ struct TextStyle {
     bool color = false;
     std::size_t width = 120;
     bool notes = true;  // the run's notes; off where a later summary states them once (a pair's test)
+    // Every pair a row of its own. Off (perfgate gate's and compare's default; --show all turns it
+    // on): pairs missing, new or skipped as before are counted in one line each, with their names
+    // as far as the line reaches, so the verdict fits a screen (a single-model mlxcel file against
+    // its full sweep: 425 lines, 198 of them missing pairs).
+    bool show_all = true;
 };
 
 std::string render_text(const GateReport& report, const TextStyle& style = {});  // one row per pair, worst first

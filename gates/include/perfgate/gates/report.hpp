@@ -148,6 +148,11 @@ std::vector<std::string> run_failure_lines(const GateReport& report);
 // no report: run_gate returns an Error instead.) cli/ turns this into exit 0 or 1.
 bool passed(const GateReport& report);
 
+// "compared 1 of 5 pairs with a baseline; not compared: 4 new machine (no history of theirs on
+// this machine)" when some pair of the report was not compared with a baseline (new, new machine,
+// skipped, missing, not comparable, failed); nullopt when every pair was (or there are none).
+std::optional<std::string> compared_line(const GateReport& report);
+
 // Sorts pairs worst first: verdict order, then the largest drop, then model name.
 void sort_worst_first(std::vector<PairReport>& pairs);
 
