@@ -227,9 +227,18 @@ std::string html_page(const nlohmann::ordered_json& doc, const SiteOptions& o) {
                          s["id"].get<std::size_t>(), html_text(s["host"].get<std::string>()),
                          html_text(s["runtime"].get<std::string>()), html_text(s["model"].get<std::string>()),
                          html_text(s["label"].get<std::string>() + flags_text(s)), s["runs"].size(), marks_html(s));
-    // The data as JSON inside the page (a file:// page may not fetch); "</" could close the script.
-    std::string json = doc.dump(-1, ' ', true);
-    for (std::size_t at = json.find("</"); at != std::string::npos; at = json.find("</", at + 3)) json.replace(at, 2, "<\\/");
+    // The data as JSON inside the page (a file:// page may not fetch). No '<', '>' or '&' is left
+    // in it: "</" would close the script, and "<!--" followed by "<script" puts the HTML parser in
+    // the script's double-escaped state, where the real "</script>" no longer ends it (a model named
+    // "<!--<script>" swallowed the chart scripts, issue 48 item 19). In JSON those characters occur
+    // only inside strings, where \u003c is the same character.
+    std::string json;
+    for (char c : doc.dump(-1, ' ', true)) {
+        if (c == '<') json += "\\u003c";
+        else if (c == '>') json += "\\u003e";
+        else if (c == '&') json += "\\u0026";
+        else json += c;
+    }
     p += "<script type=\"application/json\" id=\"perfgate-data\">" + json + "</script>\n";
     p += "<script src=\"uPlot.iife.min.js\"></script>\n<script src=\"site.js\"></script>\n</body>\n</html>\n";
     return p;

@@ -71,6 +71,30 @@ TEST_CASE("site: names from the CSVs stay text in the page and in its embedded d
         CHECK(std::filesystem::file_size(dir.path / "site" / file) > 0);
 }
 
+TEST_CASE("site: a name that opens an HTML comment and a script cannot swallow the page's scripts", "[site]") {
+    // Issue 48 item 19: "<!--<script>" inside the data script put the parser in the script's
+    // double-escaped state; its real "</script>" no longer closed it, and the chart scripts after
+    // it were read as data (0 of 6 charts drawn).
+    TempDir dir("site-comment");
+    const std::string odd = "<!--<script>&x";
+    test::write_perfgate_csv(dir.sub("bench/cpu_cpu-epyc_2026-11-29.csv"),
+                             {run_row(odd, "r1", "2026-11-29T10:00:00Z", 10.0), run_row(odd, "r2", "2026-11-29T11:00:00Z", 10.4)});
+    test::write_file(dir.sub("thresholds/default.json"), test::read_file(test::source_path("thresholds/default.json").string()));
+    REQUIRE(report::build_site({dir.file("bench"), dir.file("thresholds"), dir.file("site"), fake_uplot(dir)}));
+    const std::string page = test::read_file(dir.file("site/index.html"));
+    const std::string open = "<script type=\"application/json\" id=\"perfgate-data\">";
+    const auto from = page.find(open) + open.size();
+    const auto to = page.find("</script>", from);
+    const std::string data_text = page.substr(from, to - from);
+    // Nothing in the data script the HTML tokenizer reacts to: no '<', '>' or '&' at all.
+    CHECK(data_text.find_first_of("<>&") == std::string::npos);
+    // The chart scripts follow the data script's own end, and the name reads back whole.
+    CHECK(page.find("<script src=\"site.js\"></script>", to) != std::string::npos);
+    const auto data = embedded_data(page);
+    REQUIRE(data["series"].size() == 1);
+    CHECK(data["series"][0]["model"] == odd);
+}
+
 TEST_CASE("site: runs under earlier runtime flags are a series of their own, without the gate's verdict", "[site]") {
     TempDir dir("site");
     // As the committed CPU history: the next day's file runs llama-bench with -t 1.
