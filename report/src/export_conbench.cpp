@@ -1,6 +1,9 @@
 #include "perfgate/report/export_conbench.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
 #include <fmt/ranges.h>
 
 #include <filesystem>
@@ -48,10 +51,28 @@ std::string timestamp_of(const ResultRow& r) {
     return r.date.empty() ? std::string() : r.date + "T00:00:00Z";
 }
 
+// https://github.com/ORG/REPO and nothing else: two path segments of the characters GitHub allows
+// in account and repository names (letters, digits, '-', '_', '.'), neither "." nor "..", no query,
+// fragment, space or further path. The URL goes into every result Conbench stores and shows as a
+// link; "https://github.com/a", "/a/b/../../c" or "?x=<script>" were taken (issue 48 item 20).
+bool github_repository(const std::string& url) {
+    const std::string prefix = "https://github.com/";
+    if (url.rfind(prefix, 0) != 0) return false;
+    const std::string path = url.substr(prefix.size());
+    const auto slash = path.find('/');
+    if (slash == std::string::npos) return false;
+    const auto name_ok = [](const std::string& part) {
+        return !part.empty() && part != "." && part != ".." && std::all_of(part.begin(), part.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+        });
+    };
+    return name_ok(path.substr(0, slash)) && name_ok(path.substr(slash + 1));
+}
+
 }  // namespace
 
 Expected<ConbenchExport> export_conbench(const ConbenchExportOptions& options) {
-    if (options.repository.rfind("https://github.com/", 0) != 0 || options.repository.size() <= 19)
+    if (!github_repository(options.repository))
         return make_error(fmt::format("--repository \"{}\": Conbench needs the measured runtime's repository as "
                                       "https://github.com/ORG/REPO",
                                       options.repository));

@@ -195,9 +195,13 @@ TEST_CASE("export for Conbench refuses what Conbench would misfile, naming the f
     auto unknown = export_conbench({{cpu_history}, std::string("no-such-run"), repository, ""});
     REQUIRE_FALSE(unknown);
     CHECK_THAT(unknown.error().message, Catch::Contains("no-such-run"));
-    for (const char* bad : {"", "https://gitlab.com/a/b", "github.com/a/b", "https://github.com/"}) {
+    // Issue 48 item 20: one segment, a path that climbs, a query, a fragment or a space were taken.
+    for (const char* bad : {"", "https://gitlab.com/a/b", "github.com/a/b", "https://github.com/", "https://github.com/a",
+                            "https://github.com/a/b/../../c", "https://github.com/a/b?x=<script>", "https://github.com/a/b#\">",
+                            "https://github.com/a/b c", "https://github.com/../b", "https://github.com/a/b/"}) {
         auto r = export_conbench({{cpu_history}, first_run, bad, ""});
         REQUIRE_FALSE(r);
         CHECK_THAT(r.error().message, Catch::Contains("https://github.com/ORG/REPO"));
     }
+    CHECK(export_conbench({{cpu_history}, first_run, "https://github.com/ml-explore/mlx.rs_2", ""}));
 }
