@@ -20,7 +20,11 @@ Scenarios, each a pull request of the runtime repository against main:
   4. a head with no merge base with main: nothing is measured and the verdict fails closed;
   5. a push (no pull request): the merge-base step refuses, the verdict fails closed;
   6. a head whose build does not produce the binary: perfgate ab refuses before anything runs
-     (exit 2), the verdict fails.
+     (exit 2), the verdict fails;
+  7. measure auto (the default) on a CPU runner: only the counted A/B runs and decides; without a
+     count suite, wall time;
+  8. measure instructions without a count suite, or an unknown measure: refused, fails closed.
+Scenarios 1-6 set measure both.
 And perf-gate.yml's `ab` job, which calls this workflow for perfgate's own pull requests: every
 input it passes is declared, the measuring perfgate is the target branch's, and the binary, target,
 vocabulary and suites it names are those perfgate's CMake and suites make.
@@ -131,16 +135,27 @@ def workspace(origin, name, branch):
     return ws
 
 
-def run(job, ws, event_name, fork=False):
-    """Runs the job's steps like the runner does; returns (outcomes, summary, gh calls, comment body)."""
+def run(job, ws, event_name, fork=False, **changed):
+    """Runs the job's steps like the runner does; returns (outcomes, summary, gh calls, comment body).
+    `changed` overrides inputs (measure="auto", count_suite="")."""
     inputs = {"perfgate-repository": "o/perfgate", "perfgate-ref": "v1", "suite": "runtime/head/perf/ab-suite.json",
               "runtime": "stubrt", "binary": "bin/stub-runtime", "build-target": "stub-runtime",
               "configure-args": "", "models": "small", "vocab-dir": "", "thresholds-dir": "perfgate/thresholds", "min-rounds": 3, "max-rounds": 4,
+              "measure": "both",
               "count-suite": "runtime/head/perf/count-suite.json", "count-runtime": "stubcount",
               "count-configure-args": "-DCOUNTED=ON", "count-min-rounds": 3, "count-max-rounds": 4,
               "runs-on": '"ubuntu-latest"', "comment": True}
+    declared = job_inputs()
+    for key, value in changed.items():
+        key = key.replace("_", "-")
+        check(key in declared, f"the dry run sets a declared input ({key})")
+        inputs[key] = value
     # The guard is the subject of other tests; a busy build machine must not skip the rounds.
     return run_ab_job(job, ws, WORK, inputs, event_name, fork, HARNESS_STEPS, {"PERFGATE_CONTENTION": "off"})
+
+
+def job_inputs():
+    return yaml.safe_load(open(WORKFLOW))[True]["workflow_call"]["inputs"]
 
 
 def check_own_ab_job(reusable):
@@ -261,6 +276,39 @@ def main():
     check(out["ab"]["outputs"].get("rc") == "2", f"unbuilt: perfgate ab exits 2 ({out['ab']['outputs']})")
     check(out["Verdict"]["outcome"] == "failure" and "usage or input error" in out["Verdict"]["stdout"],
           "unbuilt: the verdict fails")
+
+    # 7. measure: auto on a CPU runner (this machine has no GPU tool on its PATH): the counted A/B
+    #    alone runs and decides; the timed builds serve only as the counted ones' sources.
+    gpu_tools = [t for t in ("nvidia-smi", "rocminfo") if shutil.which(t)]
+    if not gpu_tools:
+        out, summary, calls, body = run(job, workspace(origin, "auto-cpu", "heavier"), "pull_request", measure="auto")
+        check(out["measure"]["outcome"] == "success" and "measures instructions (a CPU runner" in out["measure"]["stdout"],
+              f"auto on a CPU runner: instructions are measured, and a notice says why ({out['measure']['stdout']!r})")
+        check("rc" not in out["ab"]["outputs"] and out["ab"]["outputs"].get("count_rc") == "1",
+              f"auto on a CPU runner: no timed A/B, the counted one regresses ({out['ab']['outputs']})")
+        check("Wall time not measured (measure: instructions)" in body and "Instructions per token" in body,
+              "auto on a CPU runner: the comment says wall time was not measured and carries the counted A/B")
+        check(out["Verdict"]["outcome"] == "failure" and "wall time" not in out["Verdict"]["stdout"]
+              and "perfgate ab (instructions): a metric regressed" in out["Verdict"]["stdout"],
+              "auto on a CPU runner: the verdict is the counted A/B's alone")
+        # Without a count suite, auto times.
+        out, summary, calls, body = run(job, workspace(origin, "auto-time", "slower"), "pull_request", measure="auto",
+                                        count_suite="")
+        check("measures time (a CPU runner, and no count-suite" in out["measure"]["stdout"]
+              and out["ab"]["outputs"].get("rc") == "1" and "count_rc" not in out["ab"]["outputs"],
+              f"auto without count-suite: wall time is measured ({out['ab']['outputs']})")
+        check(out["Verdict"]["outcome"] == "failure" and "instructions" not in out["Verdict"]["stdout"],
+              "auto without count-suite: the verdict is wall time's")
+    else:
+        print(f"note: {', '.join(gpu_tools)} on PATH: the CPU-runner default is not exercised here")
+    # 8. Counting asked for without a count suite: refused before anything is built; fails closed.
+    out, summary, calls, body = run(job, workspace(origin, "no-count", "same"), "pull_request", measure="instructions",
+                                    count_suite="")
+    check(out["measure"]["outcome"] == "failure" and "no count-suite" in out["measure"]["stdout"]
+          and out["Verdict"]["outcome"] == "failure", "instructions without count-suite: refused, the verdict fails")
+    out, summary, calls, body = run(job, workspace(origin, "bad-measure", "same"), "pull_request", measure="sometimes")
+    check(out["measure"]["outcome"] == "failure" and out["Verdict"]["outcome"] == "failure",
+          "an unknown measure: refused, the verdict fails")
 
     finish()
 
