@@ -2,6 +2,7 @@
 
 #include <boost/filesystem.hpp>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "perfgate/core/process.hpp"
@@ -23,10 +24,20 @@ std::string git_command_text(const std::vector<std::string>& args) {
     return s;
 }
 
+// The git perfgate was built with (an absolute path), while it is there: a test preset's PATH
+// with a git of its own in front (issue 48 item 7) cannot answer for the base ref. A perfgate built
+// without git, or moved to a machine whose git lives elsewhere, looks on PATH.
+std::optional<std::string> git_program() {
+#ifdef PERFGATE_GIT_EXECUTABLE
+    if (bfs::is_regular_file(PERFGATE_GIT_EXECUTABLE)) return std::string(PERFGATE_GIT_EXECUTABLE);
+#endif
+    return find_on_path("git");
+}
+
 // Runs git with stdin from `stdin_file` (or nothing); returns its stdout, or an Error with its stderr.
 Expected<std::string> run_git_impl(const std::string& work_dir, const std::vector<std::string>& args,
                                    const std::string* stdin_file) {
-    const auto git = find_on_path("git");
+    const auto git = git_program();
     if (!git) return make_error("git was not found on PATH (needed for --baseline-ref)");
     ProcessRequest request;
     request.program = *git;

@@ -4,7 +4,10 @@
 // passed before and fails now.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+
 #include "git_repo_support.hpp"
+#include "perfgate/core/search_path.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/test/rows.hpp"
 
@@ -309,4 +312,31 @@ TEST_CASE("local history is never read at a base ref", "[gates][pull_request]") 
     REQUIRE(local);
     CHECK(std::any_of(local->notes.begin(), local->notes.end(),
                       [](const std::string& n) { return n.find("own earlier runs") != std::string::npos; }));
+}
+
+TEST_CASE("item 7: a git put first on PATH does not answer for the base ref", "[gates][pull_request]") {
+    // A test preset's environment can set PATH for the perf tests: a fake git that lists no
+    // baselines would make a 3x slower run read as new (or its thresholds as loosened). The gate
+    // runs the git it was built with (PERFGATE_GIT_EXECUTABLE), an absolute path.
+    testing::TempDir tmp;
+    const std::string repo = tmp.sub("repo");
+    if (!base_repo(repo)) return;
+    commit_change(repo, "change");
+    const std::string results = tmp.sub("run/rocm_strixhalo-gfx1151_2026-10-02.csv");
+    testing::spit(results, later_run("2026-10-02", "", "", "decode_tok_s", 0.33));
+    // The fake answers as the real git does, and leaves a mark that it was asked.
+    const auto real = perfgate::find_on_path("git");
+    REQUIRE(real);
+    const std::string fake = tmp.sub("fake-bin/git"), mark = tmp.file("fake-git-was-run");
+    testing::spit(fake, "#!/bin/sh\ntouch '" + mark + "'\nexec '" + *real + "' \"$@\"\n");
+    boost::filesystem::permissions(fake, boost::filesystem::owner_all);
+    const char* before = std::getenv("PATH");
+    const std::string saved = before ? before : "";
+    ::setenv("PATH", (tmp.file("fake-bin") + ":" + saved).c_str(), 1);
+    auto report = run_gate(at(repo, results, "main"));
+    ::setenv("PATH", saved.c_str(), 1);
+    REQUIRE(report);
+    CHECK_FALSE(boost::filesystem::exists(mark));
+    CHECK_FALSE(passed(*report));
+    CHECK(std::any_of(report->pairs.begin(), report->pairs.end(), [](const PairReport& p) { return p.verdict == Verdict::regressed; }));
 }
