@@ -89,7 +89,8 @@ void segment(const std::vector<double>& logs, std::size_t begin, std::size_t end
     const Split s = best_split(logs.data() + begin, m, o.min_segment);
     if (!(s.stat > 0)) return;  // a flat segment: nothing to split
     // Too small to matter: not tested (the permutations are the scan's cost), and its halves not
-    // searched, since the strongest split of the whole is the likeliest place of a step.
+    // searched, as for a split the test does not keep (a short dip that recovered is no lasting
+    // step: the gate judged each of its runs when it came).
     if (std::fabs(std::expm1(s.shift)) < o.min_change) return;
     std::vector<double> part(logs.begin() + static_cast<long>(begin), logs.begin() + static_cast<long>(end));
     const double p = permutation_p(std::move(part), s.stat, begin, o);

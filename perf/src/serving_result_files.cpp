@@ -112,8 +112,8 @@ void read_date(JsonFields& r, const json& o, ResultRow& row) {
     auto date = nullable_text(r, o, "date");
     if (!date) return;
     const std::string& d = *date;
-    const bool shaped = d.size() == 15 && d[8] == '-' &&
-                        std::all_of(d.begin(), d.end(), [](char c) { return c == '-' || (c >= '0' && c <= '9'); });
+    bool shaped = d.size() == 15 && d[8] == '-';
+    for (std::size_t i = 0; shaped && i < d.size(); ++i) shaped = i == 8 || (d[i] >= '0' && d[i] <= '9');
     const std::string day = shaped ? fmt::format("{}-{}-{}", d.substr(0, 4), d.substr(4, 2), d.substr(6, 2)) : "";
     if (!shaped || !iso_day_number(day))
         return r.fail("/date", fmt::format("date '{}' is not YYYYMMDD-HHMMSS", printable_excerpt(d, 40)));
@@ -132,7 +132,8 @@ void read_requests(JsonFields& r, const json& o, ResultRow& row) {
     // Rounded to the nearest whole token without overflowing: a total near INT64_MAX turned
     // negative when half the count was added first (issue 48 item 16).
     const auto per_request = [completed](std::int64_t total) {
-        return total / completed + ((total % completed) * 2 >= completed ? 1 : 0);
+        const std::int64_t rest = total % completed;
+        return total / completed + (rest >= completed - rest ? 1 : 0);
     };
     if (completed > 0) {
         if (auto in = r.integer(o, "", "total_input_tokens", 0)) row.prompt_tokens = per_request(*in);

@@ -94,11 +94,11 @@ int main(int argc, char** argv) {
     Options o;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
-        const int value = std::atoi(argv[i + 1]);
-        if (flag == "--usage-tokens") {
+        if (flag == "--usage-tokens") {  // before atoi: a count beyond int is this flag's point
             o.usage_tokens = std::atoll(argv[i + 1]);
             continue;
         }
+        const int value = std::atoi(argv[i + 1]);
         if (flag == "--port") o.port = static_cast<unsigned short>(value);
         else if (flag == "--ttft-ms") o.ttft_ms = value;
         else if (flag == "--itl-ms") o.itl_ms = value;

@@ -278,12 +278,15 @@ def main():
           "unbuilt: the verdict fails")
 
     # 7. measure: auto on a CPU runner (this machine has no GPU tool on its PATH): the counted A/B
-    #    alone runs and decides; the timed builds serve only as the counted ones' sources.
+    #    alone runs and decides; with count-configure-args no timed build is made.
     gpu_tools = [t for t in ("nvidia-smi", "rocminfo") if shutil.which(t)]
     if not gpu_tools:
         out, summary, calls, body = run(job, workspace(origin, "auto-cpu", "heavier"), "pull_request", measure="auto")
         check(out["measure"]["outcome"] == "success" and "measures instructions (a CPU runner" in out["measure"]["stdout"],
               f"auto on a CPU runner: instructions are measured, and a notice says why ({out['measure']['stdout']!r})")
+        check(not os.path.exists(os.path.join(WORK, "auto-cpu", "build", "head"))
+              and os.path.isdir(os.path.join(WORK, "auto-cpu", "build", "head-count")),
+              "auto on a CPU runner: only the counted builds are made")
         check("rc" not in out["ab"]["outputs"] and out["ab"]["outputs"].get("count_rc") == "1",
               f"auto on a CPU runner: no timed A/B, the counted one regresses ({out['ab']['outputs']})")
         check("Wall time not measured (measure: instructions)" in body and "Instructions per token" in body,
