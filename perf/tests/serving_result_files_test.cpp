@@ -134,6 +134,12 @@ TEST_CASE("serving results: bad input names the file and line", "[serving-result
     late.replace(late.find("20261203-141502"), 15, "20261204-996199");
     test::write_file(dir / "late.json", late);
     CHECK_THAT(read_error(dir / "late.json"), Catch::Contains("late.json:1") && Catch::Contains("no time of day"));
+    for (const char* dashes : {"20261201---0000", "20261201--10000"}) {  // '-' where the time's digits go
+        auto odd = vllm;
+        odd.replace(odd.find("20261203-141502"), 15, dashes);
+        test::write_file(dir / "dashes.json", odd);
+        CHECK_THAT(read_error(dir / "dashes.json"), Catch::Contains("dashes.json:1") && Catch::Contains("YYYYMMDD-HHMMSS"));
+    }
 
     auto huge = vllm;
     const auto in = huge.find("\"total_input_tokens\": ") + 22;
