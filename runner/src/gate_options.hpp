@@ -36,8 +36,8 @@ inline Expected<gates::GateOptions> gate_options(const perf::Suite& suite, const
     g.exclude_run_id = run_id;
     // Rows recorded outside the reviewed history (perfgate's own presets record into the build
     // folder) are this machine's local history: a second run on a new machine is judged against
-    // its first (issue 49 item 1). Never at a base ref.
-    if (!g.baseline_ref && !request.results_dir.empty()) g.local_history_dir = request.results_dir.string();
+    // its first (issue 49 item 1). The gate never reads it at a base ref (gates/src/sources.cpp).
+    g.local_history_dir = request.results_dir.string();
     // One error budget for the suite run, the same in each pair's own gate and in the summary's:
     // every pair of the suite times every metric, whether or not it is measured this time.
     g.family_size = suite.pairs.size() * gates::gated_metrics().size();

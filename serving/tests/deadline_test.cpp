@@ -126,16 +126,13 @@ TEST_CASE("load: a request ends by its bound whatever the server does", "[servin
 }
 
 TEST_CASE("health: a look at a server whose /health never ends is over in about 2 s", "[serving][deadline]") {
-    HostileServer endless(Misbehaviour::endless_health);
-    const auto start = Clock::now();
-    CHECK_FALSE(healthy(ServerAddress{"127.0.0.1", endless.port()}, "/health"));
-    const double dripped = seconds_since(start);
-    CHECK(dripped >= 1.9);
-    CHECK(dripped < 2.0 + 4.0);
-    HostileServer silent(Misbehaviour::silent);
-    const auto again = Clock::now();
-    CHECK_FALSE(healthy(ServerAddress{"127.0.0.1", silent.port()}, "/health"));
-    const double took = seconds_since(again);
-    CHECK(took >= 1.9);
-    CHECK(took < 2.0 + 4.0);
+    for (auto how : {Misbehaviour::endless_health, Misbehaviour::silent}) {
+        HostileServer server(how);
+        const auto start = Clock::now();
+        CHECK_FALSE(healthy(ServerAddress{"127.0.0.1", server.port()}, "/health"));
+        const double took = seconds_since(start);
+        INFO("misbehaviour " << static_cast<int>(how) << ", " << took << " s");
+        CHECK(took >= 1.9);
+        CHECK(took < 2.0 + 4.0);
+    }
 }
