@@ -4,10 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <mutex>
 #include <numbers>
 #include <random>
 #include <stdexcept>
+#include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "perfgate/gates/statistics.hpp"
@@ -152,11 +156,7 @@ std::vector<ChangePoint> describe(const std::vector<double>& levels, const std::
     return out;
 }
 
-}  // namespace
-
-std::vector<ChangePoint> find_change_points(const std::vector<double>& levels, const ChangePointOptions& options) {
-    if (options.min_segment < 1 || options.permutations < 1)
-        throw std::invalid_argument("find_change_points: min_segment and permutations must be at least 1");
+std::vector<ChangePoint> scan(const std::vector<double>& levels, const ChangePointOptions& options) {
     std::vector<double> logs;
     logs.reserve(levels.size());
     for (double v : levels) {
@@ -167,6 +167,49 @@ std::vector<ChangePoint> find_change_points(const std::vector<double>& levels, c
     segment(logs, 0, logs.size(), options, found);
     if (found.empty()) return {};  // nothing to describe (and no segments to pool noise over)
     return describe(levels, logs, std::move(found), options);
+}
+
+
+// The scan is a pure function of the levels and the options, and one gate call asks it about the
+// same series more than once (the reference's sustained-improvement check and the noise of the
+// decision both segment the pair's history): the answers are kept, keyed by the exact bytes of
+// the question, so each series costs one scan per process (docs/gate.md, "Measured speed"). The
+// map is bounded: past kMaxKept answers it starts again, which costs time, never a different step.
+class ScanMemo {
+public:
+    std::vector<ChangePoint> get(const std::vector<double>& levels, const ChangePointOptions& o) {
+        std::string key(sizeof(double) * levels.size() + sizeof(double) * 3 + sizeof(std::uint64_t) * 3, '\0');
+        char* at = key.data();
+        const auto put = [&at](const void* p, std::size_t n) { std::memcpy(at, p, n), at += n; };
+        const std::uint64_t counts[3] = {o.min_segment, o.permutations, o.seed};
+        const double reals[3] = {o.alpha, o.confidence, o.min_change};
+        put(counts, sizeof counts);
+        put(reals, sizeof reals);
+        if (!levels.empty()) put(levels.data(), sizeof(double) * levels.size());
+        {
+            const std::lock_guard<std::mutex> hold(mutex_);
+            if (const auto it = kept_.find(key); it != kept_.end()) return it->second;
+        }
+        std::vector<ChangePoint> found = scan(levels, o);
+        const std::lock_guard<std::mutex> hold(mutex_);
+        if (kept_.size() >= kMaxKept) kept_.clear();
+        kept_.emplace(std::move(key), found);
+        return found;
+    }
+
+private:
+    static constexpr std::size_t kMaxKept = 4096;
+    std::mutex mutex_;
+    std::unordered_map<std::string, std::vector<ChangePoint>> kept_;
+};
+
+}  // namespace
+
+std::vector<ChangePoint> find_change_points(const std::vector<double>& levels, const ChangePointOptions& options) {
+    if (options.min_segment < 1 || options.permutations < 1)
+        throw std::invalid_argument("find_change_points: min_segment and permutations must be at least 1");
+    static ScanMemo memo;
+    return memo.get(levels, options);
 }
 
 }  // namespace perfgate::gates
