@@ -435,7 +435,8 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
     c.history_runs = window.size();
 
     const double d = std::log(*c.current_value / *c.baseline_value);
-    const NoiseTerms n = noise_terms(c, session_spread(window, starts), threshold, rule);
+    const auto spread = session_spread(window, starts);
+    const NoiseTerms n = noise_terms(c, spread, threshold, rule);
     c.history_sessions = n.sessions;
     const double se = std::sqrt(current_variance(current, n, current_launches) +
                                 n.reference_variance(reference.count, sessions_in(history, reference)));
@@ -449,6 +450,9 @@ MetricCheck decide_metric_history(const std::string& metric, const std::vector<R
     const bool bounded = negligible(m, *c.baseline_value, *c.current_value) ||
                          std::fabs(d) + n.power_term * se <= floor_in_log(m, c.max_drop);
     set_history_verdict(c, m, noise_says, window.size(), bounded);
+    if (spread && !spread->set_aside_run.empty())
+        c.reason += fmt::format("; one session set aside as an outlier (run {} at {:+.1f}% of the others' level)",
+                                spread->set_aside_run, (spread->set_aside_ratio - 1) * 100);
     return c;
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include <boost/math/distributions/students_t.hpp>
+
 #include "perfgate/core/calendar_date.hpp"
 #include "perfgate/core/metric.hpp"
 #include "perfgate/gates/change_points.hpp"
@@ -76,6 +78,43 @@ PooledSquares pooled_squares(const std::vector<double>& logs, const std::vector<
     return p;
 }
 
+constexpr std::size_t kMinSessionsForOutlier = 5;
+constexpr double kOutlierAlpha = 0.01;  // for the whole history: split over its sessions
+
+struct Outlier {
+    std::size_t at = 0;  // index into the session levels
+    double t = 0;        // its externally studentized deviation
+};
+
+// The session of `logs` (log session levels) that lies furthest outside the rest of its segment
+// (segments [bounds[k], bounds[k + 1])), when the others' pooled spread makes it an outlier at
+// kOutlierAlpha over all sessions; nullopt otherwise. The deviation is taken from the mean of the
+// others and scaled by their spread (leave one out), so the outlier cannot hide by widening it.
+std::optional<Outlier> outlying_session(const std::vector<double>& logs, const std::vector<std::size_t>& bounds) {
+    const std::size_t n = logs.size();
+    if (n < kMinSessionsForOutlier) return std::nullopt;
+    const PooledSquares all = pooled_squares(logs, bounds);
+    std::optional<Outlier> worst;
+    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+        const std::size_t size = bounds[k + 1] - bounds[k];
+        if (size < 3 || all.df < 3) continue;  // the others must have a spread of their own
+        const auto first = logs.begin() + static_cast<long>(bounds[k]), last = logs.begin() + static_cast<long>(bounds[k + 1]);
+        const double mean = std::accumulate(first, last, 0.0) / static_cast<double>(size);
+        const double shrink = static_cast<double>(size) / static_cast<double>(size - 1);
+        for (auto it = first; it < last; ++it) {
+            const double deviation = shrink * (*it - mean);  // from the mean of the others
+            const double others = all.squares - shrink * (*it - mean) * (*it - mean);
+            const double df = static_cast<double>(all.df - 1);
+            if (!(others > 0)) continue;
+            const double t = std::fabs(deviation) / std::sqrt(others / df * shrink);
+            const double bound =
+                boost::math::quantile(boost::math::students_t(df), 1 - kOutlierAlpha / (2 * static_cast<double>(n)));
+            if (t > bound && (!worst || t > worst->t)) worst = Outlier{static_cast<std::size_t>(it - logs.begin()), t};
+        }
+    }
+    return worst;
+}
+
 }  // namespace
 
 bool same_session(const RunLevel& a, const RunLevel& b) { return a.session && b.session && *a.session == *b.session; }
@@ -93,6 +132,36 @@ void assign_sessions(std::vector<RunLevel>& runs, long long gap_seconds) {
         runs[i].session = session;
     }
 }
+
+namespace {
+
+// Sets aside the outlying session (outlying_session) of the session levels `means`: drops it from
+// them, from the sum of inverse session sizes and from the segment starts (session indexes), and
+// names it in `out`. `bounds`: where each session begins in `runs`.
+void set_aside_outlier(const std::vector<RunLevel>& runs, const std::vector<std::size_t>& bounds,
+                       std::vector<double>& means, double& inverse_sizes, std::vector<std::size_t>& session_starts,
+                       SessionSpread& out) {
+    std::vector<double> logs;
+    for (double m : means) logs.push_back(std::log(m));
+    std::vector<std::size_t> segments{0};
+    segments.insert(segments.end(), session_starts.begin(), session_starts.end());
+    segments.push_back(means.size());
+    const auto outlier = outlying_session(logs, segments);
+    if (!outlier) return;
+    const std::size_t i = outlier->at;
+    const auto segment = std::upper_bound(segments.begin(), segments.end(), i) - 1;
+    double others = 0;
+    for (std::size_t j = *segment; j < *(segment + 1); ++j)
+        if (j != i) others += logs[j];
+    out.set_aside_run = runs[bounds[i]].run;
+    out.set_aside_ratio = std::exp(logs[i] - others / static_cast<double>(*(segment + 1) - *segment - 1));
+    inverse_sizes -= 1.0 / static_cast<double>(bounds[i + 1] - bounds[i]);
+    means.erase(means.begin() + static_cast<long>(i));
+    for (std::size_t& s : session_starts)
+        if (s > i) --s;
+}
+
+}  // namespace
 
 double SessionSpread::one_run() const { return std::sqrt(between * between + within * within); }
 
@@ -125,6 +194,7 @@ std::optional<SessionSpread> session_spread(const std::vector<RunLevel>& runs, c
         inverse_sizes += 1.0 / size;
     }
     SessionSpread out;
+    set_aside_outlier(runs, bounds, means, inverse_sizes, session_starts, out);
     out.sessions = means.size();
     out.within = within.df > 0 ? std::sqrt(within.squares / static_cast<double>(within.df)) : 0.0;
     const auto of_means = between_run_sigma(means, session_starts);

@@ -23,7 +23,10 @@ Scenarios, each a pull request of the runtime repository against main:
      (exit 2), the verdict fails;
   7. measure auto (the default) on a CPU runner: only the counted A/B runs and decides; without a
      count suite, wall time;
-  8. measure instructions without a count suite, or an unknown measure: refused, fails closed.
+  8. measure instructions without a count suite, or an unknown measure: refused, fails closed;
+  9. a head whose build copies its binary over the base's, and one whose binary does so when run:
+     the head's build, another user's when the job is root, cannot write there, and the seal of
+     the base build and perfgate (scripts/ab-seal) fails the job after the build or after the A/B.
 Scenarios 1-6 set measure both.
 And perf-gate.yml's `ab` job, which calls this workflow for perfgate's own pull requests: every
 input it passes is declared, the measuring perfgate is the target branch's, and the binary, target,
@@ -49,13 +52,15 @@ set(RATE {rate})
 set(WORK {work})
 option(COUNTED "a llama-bench whose work per token is counted" OFF)
 configure_file(runtime.sh.in "${{CMAKE_BINARY_DIR}}/{binary}" @ONLY
-               FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE)
+               FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 add_custom_target(stub-runtime ALL)
+{cmake_extra}
 """
 # mlxcel's output: a decode rate within about 1% of RATE, so rounds are never identical.
 # Counted: a llama-bench that loops WORK times 30 per prompt token and WORK times 70 per generated
 # token (-p, -n), then prints a recorded llama-bench -o json document.
 RUNTIME_SCRIPT = """#!/bin/sh
+{script_extra}
 if [ "@COUNTED@" = "ON" ]; then
   p=0; n=0
   while [ $# -gt 0 ]; do case "$1" in -p) p=$2; shift ;; -n) n=$2; shift ;; esac; shift; done
@@ -91,10 +96,18 @@ COUNT_SUITE = """{
 RECORDED_LLAMA_BENCH = os.path.join(SOURCE, "perf", "tests", "data", "recorded", "llama-bench-tiny-llama-ci.json")
 
 
-def commit_runtime(repo, rate, binary="bin/stub-runtime", message="runtime", work=10):
+# Heads that attack the A/B (issue 48 item 10): one whose build copies its binary over the base's,
+# so the A/B would compare the head with itself; one whose binary, once run, does the same.
+OVERWRITE_AT_BUILD = ('file(COPY_FILE "${CMAKE_BINARY_DIR}/bin/stub-runtime" '
+                      '"${CMAKE_BINARY_DIR}/../base/bin/stub-runtime")')
+OVERWRITE_AT_RUN = 'cp "$0" "$(dirname "$0")/../../base/bin/stub-runtime" 2>/dev/null'
+
+
+def commit_runtime(repo, rate, binary="bin/stub-runtime", message="runtime", work=10, cmake_extra="", script_extra=""):
     os.makedirs(os.path.join(repo, "perf"), exist_ok=True)
-    open(os.path.join(repo, "CMakeLists.txt"), "w").write(RUNTIME_CMAKE.format(rate=rate, binary=binary, work=work))
-    open(os.path.join(repo, "runtime.sh.in"), "w").write(RUNTIME_SCRIPT.format())
+    open(os.path.join(repo, "CMakeLists.txt"), "w").write(
+        RUNTIME_CMAKE.format(rate=rate, binary=binary, work=work, cmake_extra=cmake_extra))
+    open(os.path.join(repo, "runtime.sh.in"), "w").write(RUNTIME_SCRIPT.format(script_extra=script_extra))
     open(os.path.join(repo, "perf", "ab-suite.json"), "w").write(SUITE)
     open(os.path.join(repo, "perf", "count-suite.json"), "w").write(COUNT_SUITE)
     shutil.copyfile(RECORDED_LLAMA_BENCH, os.path.join(repo, "llama-bench.json"))
@@ -116,6 +129,10 @@ def make_origin():
         git(origin, "checkout", "-q", "-b", branch, "main")
         open(os.path.join(origin, "NOTES"), "w").write(branch + "\n")
         commit_runtime(origin, rate, binary, message=branch, work=work)
+    for branch, attack in (("overwrite-build", {"cmake_extra": OVERWRITE_AT_BUILD}),
+                           ("overwrite-run", {"script_extra": OVERWRITE_AT_RUN})):
+        git(origin, "checkout", "-q", "-b", branch, "main")
+        commit_runtime(origin, 20.0, message=branch, **attack)
     git(origin, "checkout", "-q", "--orphan", "unrelated")
     commit_runtime(origin, 60.0, message="no common history")
     git(origin, "checkout", "-q", "main")
@@ -132,6 +149,7 @@ def workspace(origin, name, branch):
     os.makedirs(cli)
     os.symlink(os.path.abspath(PERFGATE), os.path.join(cli, "perfgate"))
     os.symlink(os.path.join(SOURCE, "thresholds"), os.path.join(ws, "perfgate", "thresholds"))
+    os.symlink(os.path.join(SOURCE, "scripts"), os.path.join(ws, "perfgate", "scripts"))
     return ws
 
 
@@ -204,6 +222,9 @@ def main():
     job = workflow["jobs"]["ab"]
     check(job.get("container") == "debian:12", "ab: perfgate is built in a Debian 12 container")
     check_own_ab_job(workflow)
+    checkouts = [st for st in job["steps"] if str(st.get("uses", "")).startswith("actions/checkout")]
+    check(len(checkouts) == 2 and all(st.get("with", {}).get("persist-credentials") is False for st in checkouts),
+          "ab: neither checkout leaves the token where the head's build can read it (persist-credentials: false)")
     origin = make_origin()
 
     # 1. An unchanged head passes, with the report in the summary and the comment.
@@ -304,6 +325,32 @@ def main():
               "auto without count-suite: the verdict is wall time's")
     else:
         print(f"note: {', '.join(gpu_tools)} on PATH: the CPU-runner default is not exercised here")
+    # 9. A head whose build copies its (3x slower) binary over the base's: without the seal, the A/B
+    #    compared the head with itself ("unchanged 20.0 -> 20.0", PASS). Run as root, the head's
+    #    build is another user's and cannot write there; run as anyone else, the seal sees it.
+    out, summary, calls, body = run(job, workspace(origin, "overwrite-build", "overwrite-build"), "pull_request")
+    as_root = os.geteuid() == 0
+    if as_root:
+        check(out["Build head"]["outcome"] == "failure" and "Permission denied" in out["Build head"]["stdout"],
+              "overwrite at build, as root: the head's build, another user's, cannot write the base build")
+    else:
+        check(out["Check the seal after the head's build"]["outcome"] == "failure"
+              and "changed after the head's build" in out["Check the seal after the head's build"]["stdout"]
+              and "build/base/bin/stub-runtime" in out["Check the seal after the head's build"]["stdout"],
+              "overwrite at build: the seal names the base binary the head's build changed")
+    check(out["ab"]["outcome"] == "skipped" and out["Verdict"]["outcome"] == "failure",
+          "overwrite at build: nothing is compared and the verdict fails closed")
+    # 9b. A head whose binary, run in the A/B, writes itself over the base's: caught after the A/B.
+    out, summary, calls, body = run(job, workspace(origin, "overwrite-run", "overwrite-run"), "pull_request")
+    check(out["seal_after"]["outcome"] == "failure" and "changed after the A/B" in out["seal_after"]["stdout"],
+          "overwrite at run: the seal after the A/B names the changed base binary")
+    check(out["Verdict"]["outcome"] == "failure" and "not as sealed after the A/B" in out["Verdict"]["stdout"],
+          "overwrite at run: the verdict fails closed, whatever the A/B said")
+    # The head is built by a user of its own when the job is root (not when the dry run is not).
+    same_head = os.path.join(WORK, "same", "build", "head")
+    check((os.stat(same_head).st_uid != os.geteuid()) == as_root,
+          f"unchanged: the head's build folder belongs to {'a user of its own' if as_root else 'the job user'}")
+
     # 8. Counting asked for without a count suite: refused before anything is built; fails closed.
     out, summary, calls, body = run(job, workspace(origin, "no-count", "same"), "pull_request", measure="instructions",
                                     count_suite="")

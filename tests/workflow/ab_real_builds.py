@@ -70,7 +70,7 @@ def workspace(origin, branch):
     cli = os.path.join(ws, "perfgate", "build", "cli")
     os.makedirs(cli)
     os.symlink(PERFGATE, os.path.join(cli, "perfgate"))
-    for part in ("thresholds", "perf"):
+    for part in ("thresholds", "perf", "scripts"):
         os.symlink(os.path.join(SOURCE, part), os.path.join(ws, "perfgate", part))
     return ws
 

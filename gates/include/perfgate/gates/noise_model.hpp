@@ -51,9 +51,22 @@ struct SessionSpread {
     double within = 0;         // of one run about its session's level (0 when no session has 2 runs)
     std::size_t sessions = 0;  // the independent pieces of evidence
     std::size_t df = 0;        // sessions - segments: the degrees of freedom of `between`
+    // One session set aside (outlying_session): the first run of it, and its level over the rest
+    // of its segment's (9.0: ten times their level); empty when none was. `sessions` and `df`
+    // count without it.
+    std::string set_aside_run;
+    double set_aside_ratio = 0;
     // Where one run of a new session lands about the pair's level.
     double one_run() const;
 };
+// One poisoned session (a run of another build, a machine that was swapping) would otherwise be the
+// spread: ten sessions within 1% and one at ten times their level read a spread of about 70%, and a
+// 60% drop passed as inconclusive. So the session furthest from the rest of its segment is set
+// aside when a test of it against the others' own spread says it is not one of them (its
+// externally studentized deviation beyond Student's t at 1% over all sessions, Bonferroni; at least
+// kMinSessionsForOutlier sessions). Under normal noise that sets aside a session in at most 1% of
+// histories; only one is ever set aside, so a pair whose sessions are often far off keeps a wide
+// spread (docs/gate.md, "Noise").
 // nullopt for no runs or a non-positive level; with fewer than 2 degrees of freedom between sessions,
 // between is 0 and df 0 (within may still be measured). With every run a session of its own,
 // between is between_run_sigma's spread and within 0.
