@@ -1,5 +1,8 @@
 // perfgate ab --replay: recorded A/B rows judged again by the live run's rule, without a launch.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
 #include <fmt/format.h>
 
 #include "perfgate/core/csv.hpp"
@@ -128,4 +131,40 @@ TEST_CASE("A/B replay: a failed launch ends its model as it ended the live run",
     REQUIRE(report);
     CHECK(report->models[0].verdict == gates::Verdict::failed);  // before: inconclusive, "ends after 3 rounds"
     CHECK(report->models[0].reason.find("base arm, round 4: bench") != std::string::npos);
+}
+
+// The GPU recordings kept in docs/measurements (20 ABBA rounds of llama-3.1-8b on an H100, each
+// judged as two disjoint 10-round decisions, docs/verdict-quality.md): the shipped rule and
+// thresholds must keep deciding them as measured, A/A unchanged and the 2% slowdown regressed, so
+// a change of the rule that would lose the GPU's verdicts fails here and not on the next device.
+TEST_CASE("A/B replay: the committed H100 recordings keep their verdicts under the shipped rule", "[runner][ab][replay]") {
+    namespace fs = std::filesystem;
+    const fs::path folder = fs::path(PERFGATE_SOURCE_DIR) / "docs/measurements/ab-h100-2026-12-06/decisions";
+    test::TempDir dir("ab-replay-h100");
+    std::size_t aa = 0, slowed = 0;
+    for (const auto& entry : fs::directory_iterator(folder)) {
+        const std::string name = entry.path().filename().string();
+        const fs::path csv = entry.path() / "cuda_h100_2026-12-06_ab.csv";
+        auto recorded = read_results_csv(csv.string());
+        REQUIRE(recorded);
+        REQUIRE(recorded->rows.size() == 40);
+        const bool is_aa = name.ends_with("-aa");
+        for (std::size_t half = 0; half < 2; ++half) {
+            INFO(name << " rounds " << (half * 10 + 1) << "-" << (half * 10 + 10));
+            const std::vector<ResultRow> rows(recorded->rows.begin() + static_cast<long>(half * 20),
+                                              recorded->rows.begin() + static_cast<long>(half * 20 + 20));
+            const auto path = dir.sub(fmt::format("{}-{}/cuda_h100_2026-12-06_ab.csv", name, half));
+            test::write_perfgate_csv(path, rows);
+            auto report = runner::replay_ab_file(path, fs::path(PERFGATE_SOURCE_DIR) / "thresholds", {5, 10}, 0.01);
+            REQUIRE(report);
+            REQUIRE(report->models.size() == 1);
+            const auto& checks = report->models.front().checks;
+            const auto decode = std::find_if(checks.begin(), checks.end(), [](const auto& c) { return c.metric == "decode_tok_s"; });
+            REQUIRE(decode != checks.end());
+            CHECK(decode->verdict == (is_aa ? gates::Verdict::unchanged : gates::Verdict::regressed));
+            ++(is_aa ? aa : slowed);
+        }
+    }
+    CHECK(aa == 12);
+    CHECK(slowed == 6);
 }
