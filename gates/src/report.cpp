@@ -54,6 +54,18 @@ std::size_t GateReport::count(Verdict v) const {
         std::count_if(pairs.begin(), pairs.end(), [v](const PairReport& p) { return p.verdict == v; }));
 }
 
+void for_each_text(GateReport& report, const std::function<void(std::string&)>& edit) {
+    for (auto* list : {&report.notes, &report.warnings, &report.run_failures})
+        for (auto& text : *list) edit(text);
+    edit(report.empty_run_failure);
+    for (auto& pair : report.pairs) {
+        for (auto* text : {&pair.current_source, &pair.baseline_source, &pair.reason}) edit(*text);
+        for (auto& w : pair.warnings) edit(w);
+        for (auto& m : pair.metrics)
+            for (auto* text : {&m.reference, &m.threshold_source, &m.reason}) edit(*text);
+    }
+}
+
 bool compared_nothing(const GateReport& report) {
     return std::all_of(report.pairs.begin(), report.pairs.end(), [](const PairReport& p) {
         return p.verdict == Verdict::new_pair || p.verdict == Verdict::new_machine || p.verdict == Verdict::skipped ||

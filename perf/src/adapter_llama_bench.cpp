@@ -16,12 +16,20 @@
 namespace perfgate::perf {
 namespace {
 
-// A sample that is not a number (a string, null) is kept as NaN, so the record's checks refuse it
-// instead of the reading silently having fewer samples.
-std::vector<double> numbers(const nlohmann::json& test, const char* key) {
+// What a field that must be a number holds instead, for the error: 'samples_ts entry "fast"'.
+void note_not_a_number(std::string& note, const std::string& what, const nlohmann::json& value) {
+    if (note.empty()) note = what + " " + printable_excerpt(value.dump(), 40);
+}
+
+// A sample that is not a number (a string, null) is kept as NaN and named in `note`, so the record
+// is refused with what it said instead of the reading silently having fewer samples.
+std::vector<double> numbers(const nlohmann::json& test, const char* key, std::string& note) {
     std::vector<double> out;
     if (auto it = test.find(key); it != test.end() && it->is_array())
-        for (const auto& v : *it) out.push_back(v.is_number() ? v.get<double>() : std::nan(""));
+        for (const auto& v : *it) {
+            if (!v.is_number()) note_not_a_number(note, std::string(key) + " entry", v);
+            out.push_back(v.is_number() ? v.get<double>() : std::nan(""));
+        }
     return out;
 }
 
@@ -39,8 +47,12 @@ std::optional<std::int64_t> int_field(const nlohmann::json& test, const char* ke
     return std::nullopt;
 }
 
-std::optional<double> number_field(const nlohmann::json& test, const char* key) {
-    if (auto it = test.find(key); it != test.end() && it->is_number()) return it->get<double>();
+// A result field given as something else than a number (`"avg_ts": "fast"`) is named in `note`.
+std::optional<double> number_field(const nlohmann::json& test, const char* key, std::string& note) {
+    const auto it = test.find(key);
+    if (it == test.end() || it->is_null()) return std::nullopt;
+    if (it->is_number()) return it->get<double>();
+    note_not_a_number(note, key, *it);
     return std::nullopt;
 }
 
@@ -84,13 +96,13 @@ LlamaBenchTest llama_bench_test_from_json(const nlohmann::json& test, std::size_
     t.n_prompt = int_field(test, "n_prompt").value_or(0);
     t.n_gen = int_field(test, "n_gen").value_or(0);
     t.n_batch = int_field(test, "n_batch");
-    t.samples_ts = numbers(test, "samples_ts");
-    t.samples_ns = numbers(test, "samples_ns");
-    t.avg_ts = number_field(test, "avg_ts");
-    t.avg_ns = number_field(test, "avg_ns");
+    t.samples_ts = numbers(test, "samples_ts", t.not_a_number);
+    t.samples_ns = numbers(test, "samples_ns", t.not_a_number);
+    t.avg_ts = number_field(test, "avg_ts", t.not_a_number);
+    t.avg_ns = number_field(test, "avg_ns", t.not_a_number);
     if (!t.avg_ts && !t.samples_ts.empty()) t.avg_ts = perfgate::mean(t.samples_ts);
     if (!t.avg_ns && !t.samples_ns.empty()) t.avg_ns = perfgate::mean(t.samples_ns);
-    t.stddev_ts = number_field(test, "stddev_ts");
+    t.stddev_ts = number_field(test, "stddev_ts", t.not_a_number);
     for (const auto& [key, value] : test.items())
         if (!is_result_or_identity(key)) t.configuration.push_back(key + "=" + value.dump());
     return t;
@@ -124,6 +136,9 @@ Expected<Measurement> parse_llama_bench_json(std::string_view stdout_text) {
     Measurement m;
     bool any = false;
     for (const auto& t : *tests) {
+        if (!t.not_a_number.empty())
+            return detail::no_numbers("llama-bench JSON", fmt::format("line {}: {} is not a number", t.line, t.not_a_number),
+                                      stdout_text);
         if (t.is_prefill()) {
             m.prompt_tokens = t.n_prompt;
             m.prefill_tok_s = t.avg_ts.value_or(0.0);

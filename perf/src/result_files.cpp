@@ -42,6 +42,7 @@ std::string model_name_of(const LlamaBenchTest& t) {
 // results CSV would be refused for.
 Status check_test(const LlamaBenchTest& t, const std::string& origin) {
     const auto at = fmt::format("{}:{}: llama-bench", origin, t.line);
+    if (!t.not_a_number.empty()) return make_error(fmt::format("{}: {} is not a number", at, t.not_a_number));
     if (t.n_prompt < 0 || t.n_gen < 0)
         return make_error(fmt::format("{}: a negative token count (n_prompt {}, n_gen {})", at, t.n_prompt, t.n_gen));
     if (!t.test_time.empty() && !iso_day_number(std::string_view(t.test_time).substr(0, 10)))

@@ -8,6 +8,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "perfgate/core/csv.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/perf/adapters.hpp"
@@ -189,6 +191,21 @@ TEST_CASE("a program path with spaces and arguments with shell syntax arrive ver
     CHECK_FALSE(fs::exists(dir / "created"));
 }
 
+namespace {
+// The pair request of the llama-bench fault suites: model "tiny" of `runtime` on a CPU host.
+PairRequest tiny_cpu_pair(const std::string& runtime, const std::filesystem::path& results_dir) {
+    PairRequest req;
+    req.runtime = runtime;
+    req.model = "tiny";
+    req.host.backend = "cpu";
+    req.host.host = "cpu-epyc";
+    req.host.usable_memory_bytes = 1ull << 30;
+    req.host.date = "2026-11-29";
+    req.results_dir = results_dir;
+    return req;
+}
+}  // namespace
+
 TEST_CASE("llama-bench JSON after more than 4 MiB of output still parses past the cut", "[fault][launcher][pair][bounds]") {
     // Hardening issue, item 10: the capture keeps the first and last 2 MiB of a stream; the mark
     // standing for the cut once began with '[' and was parsed as the start of llama-bench's JSON,
@@ -224,14 +241,7 @@ TEST_CASE("llama-bench JSON after more than 4 MiB of output still parses past th
     })", "floodjson.json", test::data());
     REQUIRE(suite);
     auto pair = [&](const std::string& runtime) {
-        PairRequest req;
-        req.runtime = runtime;
-        req.model = "tiny";
-        req.host.backend = "cpu";
-        req.host.host = "cpu-epyc";
-        req.host.usable_memory_bytes = 1ull << 30;
-        req.host.date = "2026-11-29";
-        req.results_dir = test::temp_dir("fault-flood-json");
+        const PairRequest req = tiny_cpu_pair(runtime, test::temp_dir("fault-flood-json"));
         std::ostringstream log, out;
         auto o = run_pair(*suite, req, log, out);
         REQUIRE(o);
@@ -247,4 +257,39 @@ TEST_CASE("llama-bench JSON after more than 4 MiB of output still parses past th
     CHECK(flooded.row->decode_tok_s == plain.row->decode_tok_s);
     CHECK(flooded.row->prefill_tok_s == plain.row->prefill_tok_s);
     CHECK(flooded.row->decode_tok_s_samples == plain.row->decode_tok_s_samples);
+}
+
+TEST_CASE("llama-bench output that cannot be read ends the pair FAIL:no_output, saying why", "[fault][pair][llama-bench]") {
+    // Issue 48 item 21: docs/reliability.md said FAIL:bench for a pair whose llama-bench JSON is
+    // refused, where the runner records FAIL:no_output (exit 0, no reading: mlxcel's rule,
+    // classify.hpp), and a string sample was named "nan". The pair's reason quotes what was wrong.
+    const auto real = test::slurp(test::data() / "recorded/llama-bench-tiny-llama-ci.json");
+    auto doc = nlohmann::json::parse(real);
+    doc[1]["samples_ts"][0] = "fast";
+    const auto dir = test::temp_dir("fault-unreadable-json");
+    std::ofstream(dir / "string-sample.json") << doc.dump(1);
+    const auto open = real.find('{');
+    std::ofstream(dir / "nested.json") << real.substr(0, open + 1) << "\"extra\": " << std::string(1000, '[')
+                                       << std::string(1000, ']') << ", " << real.substr(open + 1);
+    auto suite = parse_suite(R"({
+      "suite": "unreadable", "backend": "cpu",
+      "workload": {"repetitions": 1, "timeout_s": 60},
+      "models": [{"name": "tiny", "checkpoint": "models/tiny", "format": "Q8_0", "weight_bytes": 1000}],
+      "runtimes": [{"name": "string-sample", "kind": "llama-bench", "binary": "./stub-runtime.sh",
+                    "args": ["print", "string-sample.json"], "env": {"PERFGATE_FIXTURES": ")" + dir.string() + R"("}},
+                   {"name": "nested", "kind": "llama-bench", "binary": "./stub-runtime.sh",
+                    "args": ["print", "nested.json"], "env": {"PERFGATE_FIXTURES": ")" + dir.string() + R"("}}]
+    })", "unreadable.json", test::data());
+    REQUIRE(suite);
+    for (const auto& [runtime, why] : {std::pair<std::string, std::string>{"string-sample", "samples_ts entry \"fast\" is not a number"},
+                                       {"nested", "nested deeper than 64 levels"}}) {
+        const PairRequest req = tiny_cpu_pair(runtime, test::temp_dir("fault-unreadable-json-" + runtime));
+        std::ostringstream log, out;
+        auto o = run_pair(*suite, req, log, out);
+        REQUIRE(o);
+        INFO(o->reason);
+        CHECK(o->status.text == "FAIL:no_output");
+        CHECK_THAT(o->reason, Catch::Contains(why));
+        CHECK(o->reason.find("entry nan") == std::string::npos);
+    }
 }

@@ -54,10 +54,7 @@ Expected<gates::GateReport> compare_result_files(const std::string& baseline, co
         name_a(message);
         return make_error(message);
     }
-    if (a->format != ResultFileFormat::results_csv) {
-        for (auto& note : report->notes) name_a(note);
-        for (auto& pair : report->pairs) name_a(pair.baseline_source);
-    }
+    if (a->format != ResultFileFormat::results_csv) gates::for_each_text(*report, name_a);
     report->notes.push_back(fmt::format("compare: baseline {} ({}), run {} ({})", baseline, to_string(a->format),
                                         current, to_string(b->format)));
     return report;

@@ -70,13 +70,7 @@ void ResultsAsCsv::name_sources(std::string& text) const {
 
 void ResultsAsCsv::name_sources(gates::GateReport& report) const {
     if (converted_.empty()) return;
-    for (auto& pair : report.pairs) {
-        for (auto* text : {&pair.current_source, &pair.baseline_source, &pair.reason}) name_sources(*text);
-        for (auto& w : pair.warnings) name_sources(w);
-        for (auto& m : pair.metrics) name_sources(m.reason);
-    }
-    for (auto& n : report.notes) name_sources(n);
-    for (auto& w : report.warnings) name_sources(w);
+    gates::for_each_text(report, [this](std::string& text) { name_sources(text); });
     for (auto& note : conversion_notes()) report.notes.push_back(std::move(note));
 }
 

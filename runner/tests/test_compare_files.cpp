@@ -9,6 +9,7 @@
 
 #include "perfgate/core/csv.hpp"
 #include "perfgate/gates/gate.hpp"
+#include "perfgate/gates/render.hpp"
 #include "perfgate/runner/compare_files.hpp"
 #include "perfgate/perf/result_files.hpp"
 #include "perfgate/perf/suite.hpp"
@@ -338,7 +339,10 @@ TEST_CASE("compare holds llama-bench files to the CSV reader's rules, naming the
     refused(broken("date.json", [](auto& t) { t["test_time"] = "2026-02-30T10:00:00Z"; }), "not start with a real YYYY-MM-DD date");
     refused(broken("garbage-date.json", [](auto& t) { t["test_time"] = "yesterday"; }), "real YYYY-MM-DD date");
     refused(broken("n-gen.json", [](auto& t) { t["n_gen"] = -5; }), "negative token count");
-    refused(broken("string-sample.json", [](auto& t) { t["samples_ts"][0] = "fast"; }), "samples_ts entry nan");
+    // Issue 48 item 21: the string was reported as "nan"; the error quotes what the file says.
+    refused(broken("string-sample.json", [](auto& t) { t["samples_ts"][0] = "fast"; }),
+            "samples_ts entry \"fast\" is not a number");
+    refused(broken("string-avg.json", [](auto& t) { t["avg_ts"] = "fast"; }), "avg_ts \"fast\" is not a number");
     refused(broken("huge.json", [](auto& t) { t["avg_ts"] = 1e308; }), "avg_ts 1e+308");
     // A member given twice: nlohmann keeps one silently, so the text is edited, not the value.
     auto text = real.dump(2);
@@ -350,6 +354,25 @@ TEST_CASE("compare holds llama-bench files to the CSV reader's rules, naming the
     auto report = compare_result_files(twice, current, gate_defaults(), "h");
     REQUIRE_FALSE(report);
     CHECK_THAT(report.error().message, Catch::StartsWith(twice + ":") && Catch::Contains("\"n_threads\" appears twice"));
+}
+
+TEST_CASE("compare: no text of the report names its scratch copy of a converted baseline", "[compare][llama-bench][hardening]") {
+    // Issue 48 item 21: a metric's reference ("run /tmp/perfgate-compare-XXXX/cpu_h_....csv:2")
+    // named the scratch file compare converts a llama-bench baseline into, deleted when it returns.
+    const auto baseline = outputs("run-a.json");
+    auto report = compare_result_files(baseline, outputs("run-b.json"), gate_defaults(), "h");
+    REQUIRE(report);
+    std::size_t texts = 0, naming_a = 0;
+    gates::for_each_text(*report, [&](std::string& text) {
+        ++texts;
+        INFO(text);
+        CHECK(text.find("perfgate-compare-") == std::string::npos);
+        if (text.find(baseline) != std::string::npos) ++naming_a;
+    });
+    CHECK(texts > 10);
+    CHECK(naming_a > 0);  // the references name the user's file instead
+    for (const auto& format : {gates::ReportFormat::json, gates::ReportFormat::markdown, gates::ReportFormat::text})
+        CHECK(gates::render(*report, format).find("perfgate-compare-") == std::string::npos);
 }
 
 TEST_CASE("compare: vLLM and SGLang serving result files, latencies judged lower-is-better", "[compare][serving-results]") {

@@ -2,6 +2,7 @@
 // What the gate decided: one PairReport per compared (or uncomparable) pair, each with one
 // MetricCheck per metric. Nothing is dropped silently: every result row ends up in some pair.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -132,6 +133,12 @@ enum class EmptyRun {
 // True when no pair was judged against a baseline reading: every verdict is new, new machine,
 // skipped, missing or not comparable, or there are no pairs.
 bool compared_nothing(const GateReport& report);
+
+// Calls `edit` on every free text of the report: its notes, warnings and failures; each pair's
+// sources, reason and warnings; each metric's reference, threshold source and reason. The one list
+// of them, for a caller that rewrites a name everywhere (a scratch copy's path into the file it
+// was converted from).
+void for_each_text(GateReport& report, const std::function<void(std::string&)>& edit);
 
 // Applies the policy to a finished report: a note, or `empty_run_failure`.
 void apply_empty_run_policy(GateReport& report, EmptyRun policy);

@@ -21,6 +21,10 @@ struct LlamaBenchTest {
     std::optional<std::int64_t> n_batch;
     std::optional<double> avg_ns, avg_ts, stddev_ts;
     std::vector<double> samples_ns, samples_ts;  // -o csv and -o sql print no samples
+    // The first result field that must be a number and is not, as written: 'samples_ts entry
+    // "fast"'; empty when there is none. Such a test is refused with it (a sample kept as NaN
+    // was reported as "nan", hiding what the file said).
+    std::string not_a_number;
     // Every other parameter of the test as "key=value" in output order (threads, layers, depth,
     // cache types, ...): two tests of one configuration have the same text.
     std::vector<std::string> configuration;
