@@ -153,7 +153,25 @@ def workspace(origin, name, branch):
     return ws
 
 
-def run(job, ws, event_name, fork=False, **changed):
+def searchable_by_others(path):
+    """Whether a user other than the owner can reach `path`: every folder on the way searchable."""
+    path = os.path.abspath(path)
+    while True:
+        if not os.stat(path).st_mode & 0o001:
+            return False
+        parent = os.path.dirname(path)
+        if parent == path:
+            return True
+        path = parent
+
+
+# Run as root, the workflow builds the head as a user of its own, who must be able to reach the
+# workspace; a scratch folder under a 0700 parent (scripts/check's copy) cannot be reached, and
+# there the head is built by the job's user, as the job lets a runner choose.
+SEPARATE_HEAD_USER = os.geteuid() == 0 and searchable_by_others(os.path.dirname(os.path.abspath(WORK)))
+
+
+def run(job, ws, event_name, fork=False, head_user=None, **changed):
     """Runs the job's steps like the runner does; returns (outcomes, summary, gh calls, comment body).
     `changed` overrides inputs (measure="auto", count_suite="")."""
     inputs = {"perfgate-repository": "o/perfgate", "perfgate-ref": "v1", "suite": "runtime/head/perf/ab-suite.json",
@@ -169,7 +187,12 @@ def run(job, ws, event_name, fork=False, **changed):
         check(key in declared, f"the dry run sets a declared input ({key})")
         inputs[key] = value
     # The guard is the subject of other tests; a busy build machine must not skip the rounds.
-    return run_ab_job(job, ws, WORK, inputs, event_name, fork, HARNESS_STEPS, {"PERFGATE_CONTENTION": "off"})
+    settings = {"PERFGATE_CONTENTION": "off"}
+    if head_user is not None:
+        settings["PERFGATE_AB_HEAD_USER"] = head_user
+    elif not SEPARATE_HEAD_USER:
+        settings["PERFGATE_AB_HEAD_USER"] = ""
+    return run_ab_job(job, ws, WORK, inputs, event_name, fork, HARNESS_STEPS, settings)
 
 
 def job_inputs():
@@ -329,7 +352,7 @@ def main():
     #    compared the head with itself ("unchanged 20.0 -> 20.0", PASS). Run as root, the head's
     #    build is another user's and cannot write there; run as anyone else, the seal sees it.
     out, summary, calls, body = run(job, workspace(origin, "overwrite-build", "overwrite-build"), "pull_request")
-    as_root = os.geteuid() == 0
+    as_root = SEPARATE_HEAD_USER
     if as_root:
         check(out["Build head"]["outcome"] == "failure" and "Permission denied" in out["Build head"]["stdout"],
               "overwrite at build, as root: the head's build, another user's, cannot write the base build")
@@ -350,6 +373,16 @@ def main():
     same_head = os.path.join(WORK, "same", "build", "head")
     check((os.stat(same_head).st_uid != os.geteuid()) == as_root,
           f"unchanged: the head's build folder belongs to {'a user of its own' if as_root else 'the job user'}")
+    # Root under a folder others cannot search: the head's user cannot reach the workspace, and
+    # the build says so instead of failing with "source directory does not exist".
+    if os.geteuid() == 0 and not SEPARATE_HEAD_USER:
+        out, summary, calls, body = run(job, workspace(origin, "unreachable", "same"), "pull_request",
+                                        head_user="perfgate-head")
+        check(out["Build head"]["outcome"] == "failure" and "cannot reach" in out["Build head"]["stdout"]
+              and out["Verdict"]["outcome"] == "failure",
+              "root under an unsearchable folder: the head's user cannot reach it, said plainly, and the job fails")
+    else:
+        print("note: the workspace's folders are searchable (or this is not root): the unreachable case is not tried")
 
     # 8. Counting asked for without a count suite: refused before anything is built; fails closed.
     out, summary, calls, body = run(job, workspace(origin, "no-count", "same"), "pull_request", measure="instructions",

@@ -150,9 +150,10 @@ def run_ab_job(job, ws, scratch, inputs, event_name, fork, skip, extra_env):
                       "repository": "o/runtime", "token": "dry",
                       "event": {"pull_request": {"number": 7, "head": {"repo": {"full_name": head_repo}}}}}}
     env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_WORKSPACE=ws, GH_CALLS=calls,
-               PATH=fake_gh(scratch) + os.pathsep + os.environ["PATH"], **extra_env)
+               PATH=fake_gh(scratch) + os.pathsep + os.environ["PATH"])
     for k, v in job["env"].items():
         env[k] = substitute(v, ctx)
+    env.update(extra_env)  # the harness's settings win over the job's (a runner's own environment)
     outcomes = run_steps(job["steps"], ctx, ws, env, scratch, skip=skip, expect={"Verdict": "failure"})
     body = open(calls + ".body").read() if os.path.exists(calls + ".body") else ""
     gh_calls = open(calls).read() if os.path.exists(calls) else ""
