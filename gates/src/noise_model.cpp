@@ -82,8 +82,9 @@ constexpr std::size_t kMinSessionsForOutlier = 5;
 constexpr double kOutlierAlpha = 0.01;  // for the whole history: split over its sessions
 
 struct Outlier {
-    std::size_t at = 0;  // index into the session levels
-    double t = 0;        // its externally studentized deviation
+    std::size_t at = 0;      // index into the session levels
+    double t = 0;            // its externally studentized deviation
+    double deviation = 0;    // its log level minus the mean of the others of its segment
 };
 
 // The session of `logs` (log session levels) that lies furthest outside the rest of its segment
@@ -94,22 +95,23 @@ std::optional<Outlier> outlying_session(const std::vector<double>& logs, const s
     const std::size_t n = logs.size();
     if (n < kMinSessionsForOutlier) return std::nullopt;
     const PooledSquares all = pooled_squares(logs, bounds);
+    if (all.df < 3) return std::nullopt;  // the others must have a spread of their own
+    const double df = static_cast<double>(all.df - 1);
+    const double bound = boost::math::quantile(boost::math::students_t(df), 1 - kOutlierAlpha / (2 * static_cast<double>(n)));
     std::optional<Outlier> worst;
     for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
         const std::size_t size = bounds[k + 1] - bounds[k];
-        if (size < 3 || all.df < 3) continue;  // the others must have a spread of their own
+        if (size < 3) continue;
         const auto first = logs.begin() + static_cast<long>(bounds[k]), last = logs.begin() + static_cast<long>(bounds[k + 1]);
         const double mean = std::accumulate(first, last, 0.0) / static_cast<double>(size);
         const double shrink = static_cast<double>(size) / static_cast<double>(size - 1);
         for (auto it = first; it < last; ++it) {
             const double deviation = shrink * (*it - mean);  // from the mean of the others
             const double others = all.squares - shrink * (*it - mean) * (*it - mean);
-            const double df = static_cast<double>(all.df - 1);
             if (!(others > 0)) continue;
             const double t = std::fabs(deviation) / std::sqrt(others / df * shrink);
-            const double bound =
-                boost::math::quantile(boost::math::students_t(df), 1 - kOutlierAlpha / (2 * static_cast<double>(n)));
-            if (t > bound && (!worst || t > worst->t)) worst = Outlier{static_cast<std::size_t>(it - logs.begin()), t};
+            if (t > bound && (!worst || t > worst->t))
+                worst = Outlier{static_cast<std::size_t>(it - logs.begin()), t, deviation};
         }
     }
     return worst;
@@ -149,12 +151,8 @@ void set_aside_outlier(const std::vector<RunLevel>& runs, const std::vector<std:
     const auto outlier = outlying_session(logs, segments);
     if (!outlier) return;
     const std::size_t i = outlier->at;
-    const auto segment = std::upper_bound(segments.begin(), segments.end(), i) - 1;
-    double others = 0;
-    for (std::size_t j = *segment; j < *(segment + 1); ++j)
-        if (j != i) others += logs[j];
     out.set_aside_run = runs[bounds[i]].run;
-    out.set_aside_ratio = std::exp(logs[i] - others / static_cast<double>(*(segment + 1) - *segment - 1));
+    out.set_aside_ratio = std::exp(outlier->deviation);
     inverse_sizes -= 1.0 / static_cast<double>(bounds[i + 1] - bounds[i]);
     means.erase(means.begin() + static_cast<long>(i));
     for (std::size_t& s : session_starts)

@@ -2,10 +2,9 @@
 // the recorded H200 runs of benchmarks/cuda_h200_2026-11-29.csv.
 #include <catch2/catch.hpp>
 
-#include <random>
-
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "gate_test_support.hpp"
 #include "perfgate/core/csv.hpp"

@@ -1,5 +1,6 @@
 #include "perfgate/runner/compare_files.hpp"
 
+#include <boost/algorithm/string/replace.hpp>
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -45,9 +46,7 @@ Expected<gates::GateReport> compare_result_files(const std::string& baseline, co
     }
     // The scratch file is gone when the report or the error is read: name A, where the rows came from.
     auto name_a = [&](std::string& text) {
-        if (a->format == ResultFileFormat::results_csv) return;
-        for (auto at = text.find(*options.baseline); at != std::string::npos; at = text.find(*options.baseline, at + baseline.size()))
-            text.replace(at, options.baseline->size(), baseline);
+        if (a->format != ResultFileFormat::results_csv) boost::algorithm::replace_all(text, *options.baseline, baseline);
     };
     if (!report) {
         std::string message = report.error().message;

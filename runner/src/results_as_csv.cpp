@@ -1,5 +1,6 @@
 #include "perfgate/runner/results_as_csv.hpp"
 
+#include <boost/algorithm/string/replace.hpp>
 #include <fmt/format.h>
 
 #include <cctype>
@@ -63,9 +64,7 @@ Expected<ResultsAsCsv> ResultsAsCsv::make(const std::vector<std::string>& paths,
 }
 
 void ResultsAsCsv::name_sources(std::string& text) const {
-    for (const auto& [copy, original] : converted_)
-        for (auto at = text.find(copy); at != std::string::npos; at = text.find(copy, at + original.size()))
-            text.replace(at, copy.size(), original);
+    for (const auto& [copy, original] : converted_) boost::algorithm::replace_all(text, copy, original);
 }
 
 void ResultsAsCsv::name_sources(gates::GateReport& report) const {

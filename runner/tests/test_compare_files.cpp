@@ -357,7 +357,7 @@ TEST_CASE("compare holds llama-bench files to the CSV reader's rules, naming the
 }
 
 TEST_CASE("compare: no text of the report names its scratch copy of a converted baseline", "[compare][llama-bench][hardening]") {
-    // Issue 48 item 21: a metric's reference ("run /tmp/perfgate-compare-XXXX/cpu_h_....csv:2")
+    // Issue 48 item 21: a metric's reference ("run <temporary folder>/perfgate-compare-XXXX/cpu_h_....csv:2")
     // named the scratch file compare converts a llama-bench baseline into, deleted when it returns.
     const auto baseline = outputs("run-a.json");
     auto report = compare_result_files(baseline, outputs("run-b.json"), gate_defaults(), "h");
