@@ -13,6 +13,8 @@
 #            traffic per token: ff2 about 2%, plus5 about 5.8%, plus10 about 10%)
 #
 # Usage (device): scripts/device/h200-ab.sh SECONDS ROUNDS MODEL:CONDITION...   (carry .device-carry)
+#   ROUNDS "live": each decision runs the shipped rule live (its looks and early stop, the suite's
+#   round limits), so a decision costs what it costs a user; its recorded rounds still replay.
 #   The words are run round-robin, one decision each, until SECONDS have passed (a decision is
 #   started only when one like the last of its model still fits). Set-up (the CUDA build, forging)
 #   is done once per machine: a warm machine keeps build/ between calls, so a later call goes
@@ -110,12 +112,13 @@ while [ "$stop" = 0 ]; do
     host="$work/host.json"; rm -f "$host"
     "$pg" run --suite "$suite" --write-host "$host" > /dev/null 2>&1  # a run id of its own
     t1=$SECONDS; started="$(date -u +%FT%TZ)"; rc=0
+    limits=(--min-rounds "$rounds" --max-rounds "$rounds"); [ "$rounds" = live ] && limits=()
     "$pg" ab --suite "$suite" --model "$model" --base-binary "llama-bench=$PWD/$bench" --head-binary "llama-bench=$PWD/$head" \
-      --min-rounds "$rounds" --max-rounds "$rounds" --host-json "$host" --forge-dir "$forged" --vocab-dir "$vocab" \
+      "${limits[@]}" --host-json "$host" --forge-dir "$forged" --vocab-dir "$vocab" \
       --results-dir "$d" --contention record --format json --output "$d.json" > "$d.log" 2>&1 || rc=$?
     last_seconds[$model]=$((SECONDS - t1))
     printf '{"decision": "%s", "model": "%s", "condition": "%s", "rounds": %s, "exit": %s, "seconds": %s, "started": "%s", "machine_id": "%s"}\n' \
-      "$name" "$model" "$cond" "$rounds" "$rc" "$((SECONDS - t1))" "$started" "$machine" >> "$work/decisions.jsonl"
+      "$name" "$model" "$cond" "$([ "$rounds" = live ] && echo '"live"' || echo "$rounds")" "$rc" "$((SECONDS - t1))" "$started" "$machine" >> "$work/decisions.jsonl"
     say "$name exit $rc in $((SECONDS - t1)) s: $(grep -o '"change": [-0-9.e]*' "$d.json" 2>/dev/null | head -n 1)"
     # Exit 2 is bad input (a carried perfgate that does not know the tree's files, say): every
     # later decision would fail the same way at once, so the campaign stops instead of spinning.
