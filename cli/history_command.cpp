@@ -55,6 +55,9 @@ void add_history_command(CLI::App& app) {
     cmd->add_option("--format", o->format, "text or json")->capture_default_str()->check(CLI::IsMember({"text", "json"}));
     cmd->add_option("--alpha", o->scan.change_points.alpha, "False-step rate of each test")
         ->capture_default_str()->check(CLI::Range(0.001, 0.2));
+    cmd->add_option("--session-gap", o->scan.session_gap_s,
+                    "Seconds: runs of one machine less than this apart are one session, the scan's unit (0: every run is one)")
+        ->capture_default_str()->check(CLI::Range(0LL, 31LL * 24 * 3600));
     cmd->add_flag("--check", o->check, "Exit 1 when a worsening step is not acknowledged (main's job)");
     cmd->callback([o] { exit_status = history(*o); });
 }

@@ -14,17 +14,37 @@ foreach(name cuda_h200_2026-11-29.csv cuda_h200_2026-12-01.csv)
   configure_file("${SOURCE}/benchmarks/${name}" "${bench}/${name}" COPYONLY)
 endforeach()
 
-# Unchanged runs only (19 llama-bench runs per pair, 2-4 transformers runs): nothing to report.
-expect("history: unchanged H200 runs, no step" 0 "perfgate history: 20 series.*\nno step in 20 series; 0 series too short.*no worsening step without an acknowledgement"
+# Unchanged runs only (19 llama-bench runs per pair in 4 sessions, 2-4 transformers runs in fewer):
+# nothing to report.
+expect("history: unchanged H200 runs, no step" 0 "perfgate history: 20 series.*\nno step in 10 series; 10 series too short to test \\(fewer than 4 sessions\\).*no worsening step without an acknowledgement"
        history --benchmarks "${bench}" --thresholds "${thresholds}" --check)
 
-# The slowed runs were recorded on 2026-12-01 between and after unchanged ones; moved to the next
-# day they read as main would have recorded them after merging the slowdown.
+# The slowed runs were recorded on 2026-12-01 in two sittings (06:52 and 07:02), after unchanged
+# ones. The scan's unit is a session (runs less than 10 minutes apart): moved to the next day as one
+# sitting they are one session, too few to be a step yet; the second sitting moved one day further
+# makes two, as main would have recorded two merges' runs.
 file(READ "${SOURCE}/docs/verdict-quality-data/h200/cuda_h200_2026-12-01_8b-plus10.csv" slowed)
 string(REPLACE "2026-12-01" "2026-12-02" slowed "${slowed}")
 file(WRITE "${bench}/cuda_h200_2026-12-02_8b-plus10.csv" "${slowed}")
+expect("history: one slowed sitting is one session, not yet a step" 0
+       "no step in 10 series; 10 series too short"
+       history --benchmarks "${bench}" --thresholds "${thresholds}")
+expect("history --session-gap 0: every run a session, the step is found" 0
+       "llama-3.1-8b decode_tok_s \\(machine unknown, 49 runs\\)\n  step at run 20 of 49: [0-9.]+ tok/s -> [0-9.]+ tok/s, -10\\.[0-9]%.*worse, NOT acknowledged"
+       history --benchmarks "${bench}" --thresholds "${thresholds}" --session-gap 0)
+file(STRINGS "${SOURCE}/docs/verdict-quality-data/h200/cuda_h200_2026-12-01_8b-plus10.csv" lines)
+set(slowed "")
+foreach(line IN LISTS lines)
+  if(line MATCHES "T07:0[2-4]")
+    string(REPLACE "2026-12-01" "2026-12-03" line "${line}")
+  else()
+    string(REPLACE "2026-12-01" "2026-12-02" line "${line}")
+  endif()
+  string(APPEND slowed "${line}\n")
+endforeach()
+file(WRITE "${bench}/cuda_h200_2026-12-02_8b-plus10.csv" "${slowed}")
 expect("history: the slowdown is a worsening step at run 20" 0
-       "llama-bench llama-3.1-8b decode_tok_s \\(machine unknown, 49 runs\\)\n  step at run 20 of 49: [0-9.]+ tok/s -> [0-9.]+ tok/s, -10\\.[0-9]%.*worse, NOT acknowledged"
+       "llama-bench llama-3.1-8b decode_tok_s \\(machine unknown, 49 runs in 6 sessions\\)\n  step at run 20 of 49: [0-9.]+ tok/s -> [0-9.]+ tok/s, -10\\.[0-9]%.*worse, NOT acknowledged"
        history --benchmarks "${bench}" --thresholds "${thresholds}")
 expect("history --check: fails, says how to acknowledge" 1
        "worsening step\\(s\\) that no acknowledgement covers.*llama-3.1-8b decode_tok_s.*acknowledgements.json.*\"from\":\"2026-12-02T06:52"
@@ -34,9 +54,9 @@ expect("history --host: another host tag has no series" 0 "0 series of pair and 
 expect("history --format json" 1 "\"direction\": \"worse\".*\"acknowledged_by\": null"
        history --benchmarks "${bench}" --thresholds "${thresholds}" --format json --check)
 
-# Accepted: every worsening step of the pair's decode and prefill acknowledged. The slowed runs came
-# in two sessions (06:52 and 07:02), the second about 1.3% slower again: below half the floor, so no
-# step of its own; the entries from 07:00 cover nothing and change nothing.
+# Accepted: every worsening step of the pair's decode and prefill acknowledged. The second slowed
+# sitting reads about 1.3% slower again: below half the floor, so no step of its own; the entries
+# from 07:00 of the first slowed day cover nothing and change nothing.
 set(entries "")
 foreach(metric decode_tok_s prefill_tok_s)
   foreach(from 2026-12-02 2026-12-02T07:00:00Z)

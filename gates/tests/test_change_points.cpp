@@ -87,8 +87,8 @@ TEST_CASE("change points: a clear step is found at its first run, its size insid
     CHECK(s.change < s.change_high);
     CHECK(s.before == Approx(median(wobble(12, 0.01))));
     CHECK(s.after == Approx(median(wobble(8, 0.01, 90.0))));
-    CHECK(s.p_value <= 0.01);
-    CHECK(s.p_value >= 1.0 / 1000);  // the smallest a test of 999 shuffles can say
+    CHECK(s.p_value > 0);
+    CHECK(s.p_value <= 1e-6);  // a closed form: no floor of 1/1000 as 999 shuffles had
 }
 
 TEST_CASE("change points: no step in a flat noisy series, none in a constant one", "[change_points]") {
@@ -154,8 +154,9 @@ TEST_CASE("change points: a step below the smallest change that counts is no ste
 TEST_CASE("change points: an AR(1) series (rho 0.5) wanders without lasting steps beyond half the floor",
           "[change_points][rates]") {
     // Issue 45 item 4: unchanged CPU serving series with a lag-1 autocorrelation of 0.31-0.51 showed
-    // false lasting steps. Runs that are not exchangeable fool the permutation test; a step must
-    // also be half the floor (2.5% of a 5% floor) to count. 1% innovations, 20 runs.
+    // false lasting steps. Runs that are not independent fool a test that assumes they are; a step
+    // must also be half the floor (2.5% of a 5% floor) to count. 1% innovations, 20 runs. Measured:
+    // 76 of 500 with a step without the minimum, 12 with it, 4 of them worsening (0.8%).
     std::mt19937_64 rng(45);
     std::normal_distribution<double> z(0.0, 0.01);
     ChangePointOptions half_floor;
@@ -186,9 +187,8 @@ TEST_CASE("change points: an AR(1) series (rho 0.5) wanders without lasting step
 
 TEST_CASE("change points: false-step rate on unchanged series is at most alpha", "[change_points][rates]") {
     // 500 unchanged series of 10-30 runs at 1% spread. Each has at most one false step from its
-    // first test, which a permutation test holds to alpha = 0.01 (later tests run only after a
-    // first step). Measured (libstdc++'s normal_distribution): 3 of 500 (0.6%); 38 of 5000 (0.76%)
-    // with another seed. Bound: alpha plus 3 binomial standard errors,
+    // first test, which Bonferroni over the splits holds to at most alpha = 0.01 (later tests run
+    // only after a first step). Measured (libstdc++'s normal_distribution): 2 of 500 (0.4%). Bound: alpha plus 3 binomial standard errors,
     // 0.01 + 3 sqrt(0.01 * 0.99 / 500) = 2.3%, i.e. 11 series.
     std::mt19937_64 rng(20261202);
     std::size_t with_step = 0;
@@ -202,7 +202,7 @@ TEST_CASE("change points: false-step rate on unchanged series is at most alpha",
 
 TEST_CASE("change points: two-mode noise, as tiny-llama-ci's prefill on the H200, makes no more false steps", "[change_points][rates]") {
     // Each run lands at about 180k or 230k tok/s (+-2%), at random: no normal model fits, but
-    // shuffling assumes none. Measured: 7 of 500 (1.4%); 15 of 2000 (0.75%) with another seed.
+    // the t test of the split is robust enough at these sizes. Measured: 5 of 500 (1.0%).
     // The bound is the one of the normal case: 11 of 500.
     std::mt19937_64 rng(20261204);
     std::normal_distribution<double> z(0.0, 0.02);
@@ -221,11 +221,27 @@ TEST_CASE("change points: two-mode noise, as tiny-llama-ci's prefill on the H200
     CHECK(with_step <= 11);
 }
 
+TEST_CASE("change points: heavy-tailed noise (Student's t, 3 degrees of freedom) makes no more false steps",
+          "[change_points][rates]") {
+    // The split's t test assumes normal noise; a tail that now and then throws a run far off is
+    // where it could fail. 1% scale, 10-30 runs. Measured: 6 of 500 (1.2%). Bound as for the normal case.
+    std::mt19937_64 rng(20261206);
+    std::student_t_distribution<double> t3(3.0);
+    std::size_t with_step = 0;
+    for (int i = 0; i < 500; ++i) {
+        const std::size_t n = 10 + static_cast<std::size_t>(rng() % 21);
+        std::vector<double> levels;
+        for (std::size_t k = 0; k < n; ++k) levels.push_back(100.0 * std::exp(0.01 * t3(rng)));
+        if (!find_change_points(levels).empty()) ++with_step;
+    }
+    INFO("series with a false step: " << with_step << " of 500");
+    CHECK(with_step <= 11);
+}
+
 TEST_CASE("change points: a 3% step at 0.7% spread, 10 runs before and 5 after, is found", "[change_points][rates]") {
-    // Measured (libstdc++'s normal_distribution): found at the first slowed run in 487 of 500 (97.4%);
-    // in 11 more it was placed one run off (a noisy run at the edge looks like the other side): within
-    // one run of the truth in 498 of 500 (99.6%). The true -3% lay inside the 95% interval in 468 of
-    // the 487 (96%). The bound is 95% at the exact run.
+    // Measured (libstdc++'s normal_distribution): found at the first slowed run in 488 of 500
+    // (97.6%; the permutation test: 487). The true -3% lay inside the 95% interval in 467 of the 488
+    // (96%). The bound is 95% at the exact run.
     std::mt19937_64 rng(20261203);
     std::size_t found = 0, covered = 0;
     for (int i = 0; i < 500; ++i) {
@@ -268,8 +284,12 @@ TEST_CASE("change points: a real slowdown on the H200 is found at its first slow
         CHECK(at->change_low < at->change);
         CHECK(at->change_high > at->change);
         CHECK(at->p_value <= 0.01);
-        // Only the short, five-run slowed tail: still found at its first run.
-        const auto short_tail = find_change_points(concat(before, std::vector<double>(after.begin(), after.begin() + 5)));
-        CHECK(std::any_of(short_tail.begin(), short_tail.end(), [&](const ChangePoint& c) { return c.index == before.size(); }));
+        // Only a short slowed tail: still found at its first run, with 5 slowed runs and with 2
+        // (issue 45: "a plus10 step is found within 2 runs"; the permutation test needed 3).
+        for (const long tail : {5L, 2L}) {
+            const auto short_tail = find_change_points(concat(before, std::vector<double>(after.begin(), after.begin() + tail)));
+            INFO(tail << " slowed runs");
+            CHECK(std::any_of(short_tail.begin(), short_tail.end(), [&](const ChangePoint& c) { return c.index == before.size(); }));
+        }
     }
 }

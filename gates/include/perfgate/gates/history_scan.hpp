@@ -19,7 +19,10 @@ namespace perfgate::gates {
 
 struct HistoryScanOptions {
     std::string host;                  // only this host tag; empty: every host tag in the folder
-    ChangePointOptions change_points;  // alpha, minimum segment, permutations
+    ChangePointOptions change_points;  // alpha, minimum segment (in sessions)
+    // Runs of one machine less than this apart are one session, the scan's unit (assign_sessions,
+    // noise_model.hpp; the gate's --session-gap); 0: every run is one.
+    long long session_gap_s = 600;
     // Folder of the thresholds (default.json, <host_tag>.json): when given, a series' steps must be
     // at least half its pair's floor (max_drop) to count, and a step below the floor itself is
     // listed but never fails --check. Empty: every significant step counts.
@@ -36,6 +39,7 @@ struct HistoryRun {
 struct HistoryStep {
     std::string host, machine, runtime, model, metric;  // machine: machine_id, or "unknown"
     std::size_t runs = 0;                               // runs in the pair's series
+    std::size_t sessions = 0;                           // its sessions: the units the scan tested
     ChangePoint step;
     bool worse = false;          // in the metric's own sense: a rate that drops, memory that rises
     bool negligible = false;     // smaller than the metric's negligible_change (a few MiB): never fails --check
@@ -47,10 +51,11 @@ struct HistoryStep {
 struct HistoryScan {
     std::vector<HistoryStep> steps;  // by host, machine, pair, metric, then run
     std::size_t series = 0;          // pair-metric series with runs
-    std::size_t tested = 0;          // long enough to hold a step (2 x min_segment runs)
+    std::size_t tested = 0;          // long enough to hold a step (2 x min_segment sessions)
     std::size_t with_steps = 0;      // series with at least one step
     std::size_t hosts = 0, machines = 0;
     ChangePointOptions options;
+    long long session_gap_s = 600;
 };
 
 // Reads every result CSV of `benchmarks_dir` (as calibrate --from-history does), one series per
