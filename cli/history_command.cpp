@@ -53,7 +53,7 @@ void add_history_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--host", o->scan.host, "Only this host tag (default: every host tag in the folder)");
     cmd->add_option("--format", o->format, "text or json")->capture_default_str()->check(CLI::IsMember({"text", "json"}));
-    cmd->add_option("--alpha", o->scan.change_points.alpha, "False-step rate of each test")
+    cmd->add_option("--alpha", o->scan.change_points.alpha, "False-step rate of each test, and the false discovery rate (Benjamini-Hochberg) across the series")
         ->capture_default_str()->check(CLI::Range(0.001, 0.2));
     cmd->add_option("--session-gap", o->scan.session_gap_s,
                     "Seconds: runs of one machine less than this apart are one session, the scan's unit (0: every run is one)")

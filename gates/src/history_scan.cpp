@@ -83,6 +83,39 @@ SessionLevels session_levels(std::vector<RunLevel> runs, long long gap_s) {
     return out;
 }
 
+// Benjamini-Hochberg across the scan's series (issue 45 item 4): each series is tested at alpha,
+// so a folder of 150 unchanged series would list about 1.5 false steps; a series' steps are kept
+// only when its evidence (the smallest p of its steps) passes Benjamini-Hochberg at alpha over the
+// `tested` series, which holds the expected share of false steps among those listed at alpha. A
+// series without a step had p > alpha, above every threshold, so only its count matters. Returns
+// the number of series whose steps were set aside.
+std::size_t keep_discoveries(std::vector<HistoryStep>& steps, std::size_t tested, double alpha) {
+    std::vector<std::pair<double, std::size_t>> series;  // (smallest p, its first step's index)
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        if (i == 0 || steps[i].series != steps[i - 1].series) series.emplace_back(steps[i].step.p_value, i);
+        else series.back().first = std::min(series.back().first, steps[i].step.p_value);
+    }
+    std::vector<double> ps;
+    for (const auto& [p, first] : series) ps.push_back(p);
+    std::sort(ps.begin(), ps.end());
+    double bar = -1;  // the largest p that passes: p_(k) <= k / tested * alpha
+    for (std::size_t k = 1; k <= ps.size(); ++k)
+        if (ps[k - 1] <= static_cast<double>(k) / static_cast<double>(tested) * alpha) bar = ps[k - 1];
+    std::vector<bool> keep(steps.size(), false);
+    std::size_t dropped = 0;
+    for (std::size_t j = 0; j < series.size(); ++j) {
+        const std::size_t end = j + 1 < series.size() ? series[j + 1].second : steps.size();
+        const bool kept = series[j].first <= bar;
+        dropped += kept ? 0 : 1;
+        for (std::size_t i = series[j].second; i < end; ++i) keep[i] = kept;
+    }
+    std::vector<HistoryStep> out;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        if (keep[i]) out.push_back(std::move(steps[i]));
+    steps = std::move(out);
+    return dropped;
+}
+
 // `floor`: the pair's max_drop, when thresholds were given.
 void scan_series(const detail::PairHistory& pair, const std::string& metric, const std::vector<RunLevel>& runs,
                  const Acknowledgements& acknowledgements, std::optional<double> floor, long long session_gap_s,
@@ -102,6 +135,7 @@ void scan_series(const detail::PairHistory& pair, const std::string& metric, con
         c.index = units.first_run[c.index];
         HistoryStep s = make_step(pair, metric, runs, c);
         s.sessions = levels.size();
+        s.series = out.series;
         s.below_floor = floor && worsening(perfgate::metric(metric), c.change) < *floor;
         s.acknowledged_by = covering(acknowledgements, s);
         out.steps.push_back(std::move(s));
@@ -236,6 +270,8 @@ Expected<HistoryScan> scan_history(const std::string& benchmarks_dir, const Ackn
             scan_series(pair, metric, positive(runs->second), acknowledgements, floor, options.session_gap_s, out);
         }
     }
+    out.set_aside_by_fdr = keep_discoveries(out.steps, out.tested, out.options.alpha);
+    out.with_steps -= out.set_aside_by_fdr;
     out.hosts = hosts.size();
     out.machines = machines.size();
     return out;
@@ -261,9 +297,9 @@ std::string render_history_text(const HistoryScan& scan) {
     const auto& o = scan.options;
     std::string out = fmt::format(
         "perfgate history: {} series of pair and metric on {} host(s), {} machine(s); binary segmentation of log levels, "
-        "Student's t of the strongest split, Bonferroni over the splits, alpha {:g} per test, at least {} sessions on each side "
-        "of a step (runs less than {} s apart are one session)\n",
-        scan.series, scan.hosts, scan.machines, o.alpha, o.min_segment, scan.session_gap_s);
+        "Student's t of the strongest split, Bonferroni over the splits, alpha {:g} per test and, across the series, "
+        "Benjamini-Hochberg at {:g}; at least {} sessions on each side of a step (runs less than {} s apart are one session)\n",
+        scan.series, scan.hosts, scan.machines, o.alpha, o.alpha, o.min_segment, scan.session_gap_s);
     std::string title;
     for (const auto& s : scan.steps) {
         if (pair_title(s) != title) out += "\n" + (title = pair_title(s)) + "\n";
@@ -271,8 +307,12 @@ std::string render_history_text(const HistoryScan& scan) {
     }
     if (!scan.steps.empty())
         out += fmt::format("\n{} step(s) in {} series; ", scan.steps.size(), scan.with_steps);
-    out += fmt::format("no step in {} series; {} series too short to test (fewer than {} sessions)\n",
-                       scan.tested - scan.with_steps, scan.series - scan.tested, 2 * o.min_segment);
+    const std::string set_aside =
+        scan.set_aside_by_fdr ? fmt::format(" ({} of them with a step significant alone, set aside by Benjamini-Hochberg "
+                                            "across the {} tested series)", scan.set_aside_by_fdr, scan.tested)
+                              : "";
+    out += fmt::format("no step in {} series{}; {} series too short to test (fewer than {} sessions)\n",
+                       scan.tested - scan.with_steps, set_aside, scan.series - scan.tested, 2 * o.min_segment);
     return out;
 }
 
@@ -283,10 +323,12 @@ std::string render_history_json(const HistoryScan& scan) {
                      {"alpha", scan.options.alpha},
                      {"min_segment", scan.options.min_segment},
                      {"session_gap_s", scan.session_gap_s},
+                     {"false_discovery_rate", "Benjamini-Hochberg across the tested series at alpha"},
                      {"confidence", scan.options.confidence}};
     doc["series"] = scan.series;
     doc["tested"] = scan.tested;
     doc["with_steps"] = scan.with_steps;
+    doc["set_aside_by_fdr"] = scan.set_aside_by_fdr;
     doc["hosts"] = scan.hosts;
     doc["machines"] = scan.machines;
     doc["steps"] = nlohmann::ordered_json::array();

@@ -3,6 +3,8 @@
 // acknowledgements cover it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "gate_test_support.hpp"
 #include "perfgate/core/csv.hpp"
 #include "perfgate/gates/history_scan.hpp"
@@ -125,4 +127,36 @@ TEST_CASE("history scan: a missing acknowledgements file is none, a bad one name
     auto missing = scan_history((tmp.path / "no-such-folder").string(), {}, {});
     REQUIRE_FALSE(missing);
     CHECK_THAT(missing.error().message, Catch::Contains("no such folder of result CSVs"));
+}
+
+TEST_CASE("history scan: across many series, a step significant alone is set aside by Benjamini-Hochberg",
+          "[history_scan]") {
+    // Issue 45 item 4: each series is tested at alpha, so a folder of many unchanged series lists
+    // about alpha of them as steps. Machine A has a small step whose p passes alpha alone; among 30
+    // series (28 unchanged machines) it does not pass Benjamini-Hochberg, while machine B's 10% step does.
+    const auto write = [](const testing::TempDir& tmp, int unchanged) {
+        for (int i = 0; i < 16; ++i) {
+            std::vector<ResultRow> rows{run_row(kMachineA, i, i >= 8 ? 59.6 : 60.0, 1000 * kMiB),
+                                        run_row(kMachineB, i, i >= 8 ? 54.0 : 60.0, 1000 * kMiB)};
+            for (int m = 0; m < unchanged; ++m) rows.push_back(run_row(fmt::format("c{:015}", m), (i + m) % 16, 60.0, 1000 * kMiB));
+            REQUIRE(append_results_locked(tmp.sub(fmt::format("bench/cpu_cpu-epyc_2026-11-{:02}.csv", i + 1)), rows));
+        }
+        return (tmp.path / "bench").string();
+    };
+    testing::TempDir alone_dir, many_dir;
+    const auto alone = scan_history(write(alone_dir, 0), {}, {});
+    REQUIRE(alone);
+    const auto& small = step_of(*alone, kMachineA, "decode_tok_s");
+    INFO("machine A's step alone: p = " << small.step.p_value);
+    REQUIRE(small.step.p_value <= 0.01);  // significant alone (2 decode series: BH at 2 series keeps it)
+    REQUIRE(small.step.p_value > 2.0 / 90 * 0.01);  // beyond the second rank's bar among 90 series
+
+    const auto many = scan_history(write(many_dir, 28), {}, {});
+    REQUIRE(many);
+    CHECK(many->tested == 90);  // 30 machines x 3 metrics
+    CHECK(many->set_aside_by_fdr >= 1);
+    CHECK(std::none_of(many->steps.begin(), many->steps.end(),
+                       [](const HistoryStep& s) { return s.machine == kMachineA && s.metric == "decode_tok_s"; }));
+    CHECK(step_of(*many, kMachineB, "decode_tok_s").step.change == Approx(-0.10).margin(0.01));
+    CHECK_THAT(render_history_text(*many), Catch::Contains("set aside by Benjamini-Hochberg across the 90 tested series"));
 }

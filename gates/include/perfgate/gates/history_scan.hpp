@@ -40,6 +40,7 @@ struct HistoryStep {
     std::string host, machine, runtime, model, metric;  // machine: machine_id, or "unknown"
     std::size_t runs = 0;                               // runs in the pair's series
     std::size_t sessions = 0;                           // its sessions: the units the scan tested
+    std::size_t series = 0;                             // which series of the scan (1, 2, ...)
     ChangePoint step;
     bool worse = false;          // in the metric's own sense: a rate that drops, memory that rises
     bool negligible = false;     // smaller than the metric's negligible_change (a few MiB): never fails --check
@@ -52,7 +53,8 @@ struct HistoryScan {
     std::vector<HistoryStep> steps;  // by host, machine, pair, metric, then run
     std::size_t series = 0;          // pair-metric series with runs
     std::size_t tested = 0;          // long enough to hold a step (2 x min_segment sessions)
-    std::size_t with_steps = 0;      // series with at least one step
+    std::size_t with_steps = 0;      // series with at least one step (after Benjamini-Hochberg)
+    std::size_t set_aside_by_fdr = 0;  // series whose significant steps Benjamini-Hochberg set aside
     std::size_t hosts = 0, machines = 0;
     ChangePointOptions options;
     long long session_gap_s = 600;
