@@ -133,6 +133,21 @@ TEST_CASE("A/B replay: a failed launch ends its model as it ended the live run",
     CHECK(report->models[0].reason.find("base arm, round 4: bench") != std::string::npos);
 }
 
+namespace {
+
+// The decode verdict and round count of one recorded A/B file, replayed with the shipped rule.
+std::pair<gates::Verdict, std::size_t> replayed_decode(const std::string& path) {
+    auto report = runner::replay_ab_file(path, std::filesystem::path(PERFGATE_SOURCE_DIR) / "thresholds", {5, 10}, 0.01);
+    REQUIRE(report);
+    REQUIRE(report->models.size() == 1);
+    const auto& checks = report->models.front().checks;
+    const auto decode = std::find_if(checks.begin(), checks.end(), [](const auto& c) { return c.metric == "decode_tok_s"; });
+    REQUIRE(decode != checks.end());
+    return {decode->verdict, report->models.front().rounds};
+}
+
+}  // namespace
+
 // The GPU recordings kept in docs/measurements (20 ABBA rounds of llama-3.1-8b on an H100, each
 // judged as two disjoint 10-round decisions, docs/verdict-quality.md): the shipped rule and
 // thresholds must keep deciding them as measured, A/A unchanged and the 2% slowdown regressed, so
@@ -155,16 +170,33 @@ TEST_CASE("A/B replay: the committed H100 recordings keep their verdicts under t
                                               recorded->rows.begin() + static_cast<long>(half * 20 + 20));
             const auto path = dir.sub(fmt::format("{}-{}/cuda_h100_2026-12-06_ab.csv", name, half));
             test::write_perfgate_csv(path, rows);
-            auto report = runner::replay_ab_file(path, fs::path(PERFGATE_SOURCE_DIR) / "thresholds", {5, 10}, 0.01);
-            REQUIRE(report);
-            REQUIRE(report->models.size() == 1);
-            const auto& checks = report->models.front().checks;
-            const auto decode = std::find_if(checks.begin(), checks.end(), [](const auto& c) { return c.metric == "decode_tok_s"; });
-            REQUIRE(decode != checks.end());
-            CHECK(decode->verdict == (is_aa ? gates::Verdict::unchanged : gates::Verdict::regressed));
+            CHECK(replayed_decode(path).first == (is_aa ? gates::Verdict::unchanged : gates::Verdict::regressed));
             ++(is_aa ? aa : slowed);
         }
     }
     CHECK(aa == 12);
     CHECK(slowed == 6);
+}
+
+// Batch 3 ran the rule live (docs/measurements/ab-h100-2026-12-06-live): each recording ends where
+// the live decision stopped, so its replay must reach the same verdict at its last round, not
+// before it and not wanting more: the replay is the live rule.
+TEST_CASE("A/B replay: the live H100 decisions replay to their verdicts at the round they stopped", "[runner][ab][replay]") {
+    namespace fs = std::filesystem;
+    const fs::path folder = fs::path(PERFGATE_SOURCE_DIR) / "docs/measurements/ab-h100-2026-12-06-live/decisions";
+    std::size_t aa = 0, slowed = 0;
+    for (const auto& entry : fs::directory_iterator(folder)) {
+        const std::string name = entry.path().filename().string();
+        const fs::path csv = entry.path() / "cuda_h100_2026-12-06_ab.csv";
+        auto recorded = read_results_csv(csv.string());
+        REQUIRE(recorded);
+        const bool is_aa = name.ends_with("-aa");
+        INFO(name);
+        const auto [verdict, rounds] = replayed_decode(csv.string());
+        CHECK(verdict == (is_aa ? gates::Verdict::unchanged : gates::Verdict::regressed));
+        CHECK(rounds * 2 == recorded->rows.size());
+        ++(is_aa ? aa : slowed);
+    }
+    CHECK(aa == 26);
+    CHECK(slowed == 12);
 }
