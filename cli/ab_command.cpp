@@ -29,6 +29,7 @@ struct AbOptions {
     std::string contention;  // on, record, off; empty: PERFGATE_CONTENTION
     bool no_record = false;
     std::string replay;      // --replay FILE: judge an A/B run's recorded rows, launch nothing
+    std::string reading = "median";  // --launch-reading
 };
 
 // The report goes to --output (whole or not at all; the verdict still reaches the log) or stdout,
@@ -50,12 +51,13 @@ int run_ab_command(AbOptions& o) {
     const auto format = runner::ab_format_from_string(o.format);
     if (!format) return usage(make_error("unknown --format " + o.format + " (text, markdown, json, junit)"));
     if (auto st = o.summary_dir.empty() ? Status(Ok{}) : runner::prepare_ab_summary_dir(o.summary_dir); !st) return usage(st.error());
+    o.request.reading = *runner::launch_reading_from_string(o.reading);  // CLI::IsMember checked the word
     if (!o.replay.empty()) {
-        auto replayed = runner::replay_ab_file(o.replay, o.thresholds_dir, o.request.stop, o.request.alpha);
+        auto replayed = runner::replay_ab_file(o.replay, o.thresholds_dir, o.request.stop, o.request.alpha, o.request.reading);
         return replayed ? deliver(o, *replayed, *format) : usage(replayed.error());
     }
-    if (o.suite.empty()) return usage(make_error("--suite, --base-binary and --head-binary are required (or --replay FILE)"));
     auto& r = o.request;
+    if (o.suite.empty()) return usage(make_error("--suite, --base-binary and --head-binary are required (or --replay FILE)"));
     if (auto st = runner::set_ab_binaries(r, o.base_binary, o.head_binary); !st) return usage(st.error());
     if (o.no_record) r.results_dir.clear();
     auto contention = o.contention.empty() ? perf::contention_mode_from_environment()
@@ -93,10 +95,10 @@ void add_ab_command(CLI::App& app) {
     cmd->add_option("--replay", o->replay, "An A/B run's recorded CSV (one run): judge its rows again under these "
                     "thresholds, --alpha and rounds, looking after each round as a live run does; nothing is launched");
     cmd->add_option("--model", r.models, "Model of the suite to compare (repeatable; default: every model paired with RUNTIME)");
-    cmd->add_option("--repetitions", r.repetitions, "Repetitions per launch (default: the suite's workload)")
-        ->check(CLI::Range(1, 1000));
-    cmd->add_option("--min-rounds", r.stop.min_rounds, "Rounds before an early stop is allowed")->capture_default_str()
-        ->check(CLI::Range(2, 1000));
+    cmd->add_option("--repetitions", r.repetitions, "Repetitions per launch (default: the suite's workload)")->check(CLI::Range(1, 1000));
+    cmd->add_option("--launch-reading", o->reading, "A launch's reading: the median of its repetitions, or the best one "
+                    "(least disturbed on a shared CPU; docs/ab.md)")->capture_default_str()->check(CLI::IsMember({"median", "best"}));
+    cmd->add_option("--min-rounds", r.stop.min_rounds, "Rounds before an early stop is allowed")->capture_default_str()->check(CLI::Range(2, 1000));
     cmd->add_option("--max-rounds", r.stop.max_rounds, "Most rounds per model")->capture_default_str()->check(CLI::Range(2, 1000));
     cmd->add_option("--alpha", r.alpha, "False-alarm rate of the whole run, split over its models, metrics and looks (Haybittle-Peto)")
         ->capture_default_str()->check(CLI::Range(1e-6, 0.2));
@@ -107,13 +109,11 @@ void add_ab_command(CLI::App& app) {
     cmd->add_option("--suffix", r.suffix, "CSV file-name suffix (<backend>_<host>_<date>_<suffix>.csv)")->capture_default_str();
     cmd->add_flag("--no-record", o->no_record, "Write no CSV rows");
     cmd->add_option("--host-json", o->host.host_json, "Host facts written by perfgate run --write-host (instead of probing now)");
-    cmd->add_option("--contention", o->contention,
-                    "Contention guard, as in perfgate run: on (wait, then SKIP:contended), record or off; default "
-                    "PERFGATE_CONTENTION, else on");
+    cmd->add_option("--contention", o->contention, "Contention guard, as in perfgate run: on (wait, then "
+                    "SKIP:contended), record or off; default PERFGATE_CONTENTION, else on");
     add_forge_options(cmd, r.forge_dir, r.vocab_dir);
     add_report_options(cmd, o->format, o->output, o->color, "text | markdown | json | junit");
-    cmd->add_option("--summary-dir", o->summary_dir,
-                    "Also write the report as ab.md, ab.junit.xml and ab.json in this folder (created if missing)");
+    cmd->add_option("--summary-dir", o->summary_dir, "Also write the report as ab.md, ab.junit.xml and ab.json in this folder (created if missing)");
     cmd->callback([o] { exit_status = run_ab_command(*o); });
 }
 

@@ -219,6 +219,7 @@ std::string render_json(const AbReport& r) {
     j["min_rounds"] = r.stop.min_rounds;
     j["max_rounds"] = r.stop.max_rounds;
     j["alpha"] = r.alpha;
+    j["launch_reading"] = to_string(r.reading);
     j["confidence_last_look"] = r.levels.last;
     j["confidence_interim_looks"] = r.levels.interim;
     j["equivalence_confidence_last_look"] = r.levels.equivalence_last;

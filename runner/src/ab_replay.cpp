@@ -114,7 +114,7 @@ AbModelResult replay_model(const RecordedModel& m, const detail::RoundsContext& 
                 result.verdict = detail::model_verdict(result);
                 return result;
             }
-            detail::add_readings(*row, context.metrics, arm == Arm::base ? readings.base : readings.head);
+            detail::add_readings(*row, context.metrics, context.reading, arm == Arm::base ? readings.base : readings.head);
         }
         if (!whole) break;
         rounds.push_back(std::move(readings));
@@ -149,6 +149,8 @@ Expected<AbReport> replay_ab(const ResultFile& recorded, const AbReplayRequest& 
     report.head_binary = binary_of(models.front().head);
     report.stop = request.stop;
     report.alpha = request.alpha;
+    report.reading = request.reading;
+    if (auto note = detail::launch_reading_note(request.reading); !note.empty()) report.notes.push_back(note);
     report.levels = detail::ab_levels(request.stop, request.alpha, metrics.size(), models.size());
     report.replayed_from = recorded.path;
     report.notes.push_back(false_alarm_note(report.levels, request.alpha, metrics.size(), models.size()));
@@ -156,19 +158,19 @@ Expected<AbReport> replay_ab(const ResultFile& recorded, const AbReplayRequest& 
                                        rows->size(), recorded.path));
     for (const auto& m : models)
         report.models.push_back(replay_model(
-            m, {m.model, report.runtime, metrics, request.thresholds, report.levels, request.stop.max_rounds},
+            m, {m.model, report.runtime, metrics, request.thresholds, report.levels, request.stop.max_rounds, request.reading},
             request.stop));
     return report;
 }
 
 Expected<AbReport> replay_ab_file(const std::string& csv, const std::filesystem::path& thresholds_dir,
-                                  const StopRule& stop, double alpha) {
+                                  const StopRule& stop, double alpha, LaunchReading reading) {
     auto recorded = read_results_csv(csv);
     if (!recorded) return recorded.error();
     const std::string host = recorded->rows.empty() ? std::string() : recorded->rows.front().host;
     auto thresholds = gates::load_host_thresholds(thresholds_dir, host);
     if (!thresholds) return thresholds.error();
-    auto report = replay_ab(*recorded, {stop, alpha, thresholds->set});
+    auto report = replay_ab(*recorded, {stop, alpha, thresholds->set, reading});
     if (report) report->notes.insert(report->notes.end(), thresholds->notes.begin(), thresholds->notes.end());
     return report;
 }

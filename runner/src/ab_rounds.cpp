@@ -1,19 +1,43 @@
 #include "ab_rounds.hpp"
 
+#include <algorithm>
+
 #include "perfgate/core/metric.hpp"
 #include "perfgate/core/stats.hpp"
 
-namespace perfgate::runner::detail {
+namespace perfgate::runner {
 
-std::optional<double> metric_of(const ResultRow& row, const std::string& metric) {
-    const auto samples = (row.*perfgate::metric(metric).samples)();
-    if (samples.empty()) return std::nullopt;
-    return perfgate::median(samples);
+std::optional<LaunchReading> launch_reading_from_string(const std::string& word) {
+    if (word == "median") return LaunchReading::median;
+    if (word == "best") return LaunchReading::best;
+    return std::nullopt;
 }
 
-void add_readings(const ResultRow& row, const std::vector<std::string>& metrics, std::map<std::string, double>& into) {
+const char* to_string(LaunchReading reading) { return reading == LaunchReading::best ? "best" : "median"; }
+
+}  // namespace perfgate::runner
+
+namespace perfgate::runner::detail {
+
+std::optional<double> metric_of(const ResultRow& row, const std::string& metric, LaunchReading reading) {
+    const Metric& m = perfgate::metric(metric);
+    const auto samples = (row.*m.samples)();
+    if (samples.empty()) return std::nullopt;
+    if (reading == LaunchReading::median) return perfgate::median(samples);
+    return m.better == Better::higher ? *std::max_element(samples.begin(), samples.end())
+                                      : *std::min_element(samples.begin(), samples.end());
+}
+
+std::string launch_reading_note(LaunchReading reading) {
+    if (reading == LaunchReading::median) return {};
+    return "each launch is read by its best repetition (--launch-reading best: the fastest rate, the smallest memory), "
+           "not their median";
+}
+
+void add_readings(const ResultRow& row, const std::vector<std::string>& metrics, LaunchReading reading,
+                  std::map<std::string, double>& into) {
     for (const auto& metric : metrics)
-        if (auto v = metric_of(row, metric)) into[metric] = *v;
+        if (auto v = metric_of(row, metric, reading)) into[metric] = *v;
 }
 
 std::vector<gates::PairedCheck> decide_rounds(const RoundsContext& context, const std::vector<RoundReadings>& rounds) {

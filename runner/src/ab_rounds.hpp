@@ -14,16 +14,22 @@
 
 namespace perfgate::runner::detail {
 
-// One round's headline readings (the median of the launch's repetitions) of both arms.
+// One round's headline readings (each launch read as LaunchReading says) of both arms.
 struct RoundReadings {
     std::map<std::string, double> base, head;
 };
 
-// A launch's headline reading of `metric`: the median of its samples (the row's own median).
-std::optional<double> metric_of(const ResultRow& row, const std::string& metric);
+// A launch's headline reading of `metric`: the median of its samples (the row's own median), or
+// the best of them in the metric's own direction; nullopt when the row did not measure it.
+std::optional<double> metric_of(const ResultRow& row, const std::string& metric,
+                                LaunchReading reading = LaunchReading::median);
+
+// The report's note on how launches were read; empty for the default (the median).
+std::string launch_reading_note(LaunchReading reading);
 
 // The readings of `metrics` a launch gave, into one arm of a round.
-void add_readings(const ResultRow& row, const std::vector<std::string>& metrics, std::map<std::string, double>& into);
+void add_readings(const ResultRow& row, const std::vector<std::string>& metrics, LaunchReading reading,
+                  std::map<std::string, double>& into);
 
 // Each metric's paired decision after `rounds` (paired rounds only), at the levels of that look:
 // the floor is the metric's A/B floor (Threshold::ab_floor).
@@ -34,6 +40,7 @@ struct RoundsContext {
     const gates::ThresholdSet& thresholds;
     const gates::LookLevels& levels;
     std::size_t max_rounds;
+    LaunchReading reading;
 };
 std::vector<gates::PairedCheck> decide_rounds(const RoundsContext& context, const std::vector<RoundReadings>& rounds);
 

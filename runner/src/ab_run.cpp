@@ -59,7 +59,8 @@ public:
                     result.verdict = model_verdict(result);
                     return result;
                 }
-                detail::add_readings(*measured->row, metrics_, arm == Arm::base ? readings.base : readings.head);
+                detail::add_readings(*measured->row, metrics_, request_.reading,
+                                     arm == Arm::base ? readings.base : readings.head);
             }
             rounds.push_back(std::move(readings));
             const bool stop = detail::look(result, context(model), request_.stop, rounds);
@@ -95,7 +96,8 @@ private:
     }
 
     detail::RoundsContext context(const std::string& model) const {
-        return {model, request_.runtime, metrics_, request_.thresholds, report_.levels, request_.stop.max_rounds};
+        return {model, request_.runtime, metrics_, request_.thresholds, report_.levels, request_.stop.max_rounds,
+                request_.reading};
     }
 
     static double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -204,6 +206,8 @@ Expected<AbReport> run_ab(const perf::Suite& manifest, const perf::HostContext& 
     report.run_id = host.run_id;
     report.stop = request.stop;
     report.alpha = request.alpha;
+    report.reading = request.reading;
+    if (auto note = detail::launch_reading_note(request.reading); !note.empty()) report.notes.push_back(note);
     report.levels = detail::ab_levels(request.stop, request.alpha, metrics.size(), models.size());
     report.notes.push_back(false_alarm_note(report.levels, request.alpha, metrics.size(), models.size()));
     AbRun run(suite, host, request, log, report);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "perfgate/core/csv.hpp"
 #include "perfgate/runner/ab.hpp"
@@ -199,4 +200,40 @@ TEST_CASE("A/B replay: the live H100 decisions replay to their verdicts at the r
     }
     CHECK(aa == 26);
     CHECK(slowed == 12);
+}
+
+// Issue 46 item 3: on a shared CPU another tenant slows some repetitions of a launch, never speeds
+// one up. Each launch here has one clean repetition (within 0.2%) and one slowed by 5-35%: read by
+// the median of the two the A/A scatters by several percent a round and cannot be bounded inside the
+// 1% floor in 10 rounds; read by the best repetition it is unchanged. A real 3% slowdown stays
+// regressed either way.
+TEST_CASE("A/B replay: --launch-reading best reads each launch by its least disturbed repetition", "[runner][ab][replay]") {
+    test::TempDir dir("ab-replay-best");
+    const auto disturbed = [](std::vector<ResultRow> rows) {
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const double clean = *rows[i].decode_tok_s * (i % 3 == 0 ? 1.002 : i % 3 == 1 ? 0.999 : 1.0);
+            const double slowed = clean * (0.65 + 0.3 * static_cast<double>((i * 7) % 11) / 10.0);
+            rows[i].decode_tok_s_samples = i % 2 ? std::vector<double>{slowed, clean} : std::vector<double>{clean, slowed};
+            rows[i].decode_tok_s = (clean + slowed) / 2;
+        }
+        return rows;
+    };
+    const auto same = file_of(disturbed(recorded("same", 1.0, 10)), dir);
+    auto req = request(5, 10);
+    auto by_median = runner::replay_ab(same, req);
+    REQUIRE(by_median);
+    CHECK(by_median->models.front().verdict == gates::Verdict::inconclusive);
+    req.reading = runner::LaunchReading::best;
+    auto by_best = runner::replay_ab(same, req);
+    REQUIRE(by_best);
+    INFO(runner::render_ab(*by_best, runner::AbFormat::text, false));
+    CHECK(by_best->models.front().verdict == gates::Verdict::unchanged);
+    CHECK(std::any_of(by_best->notes.begin(), by_best->notes.end(),
+                      [](const std::string& n) { return n.find("best repetition") != std::string::npos; }));
+    CHECK(nlohmann::json::parse(runner::render_ab(*by_best, runner::AbFormat::json, false))["launch_reading"] == "best");
+
+    test::TempDir slow_dir("ab-replay-best-slow");
+    auto slower = runner::replay_ab(file_of(disturbed(recorded("slow", 0.97, 10)), slow_dir), req);
+    REQUIRE(slower);
+    CHECK(slower->models.front().verdict == gates::Verdict::regressed);
 }

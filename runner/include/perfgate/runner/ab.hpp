@@ -18,6 +18,17 @@
 
 namespace perfgate::runner {
 
+// How one launch becomes its arm's reading of a round (docs/ab.md, "Statistics"): the median of
+// its repetitions, or its best one (the fastest decode, the smallest peak memory). Interference on
+// a shared machine (another tenant, a timer, a page fault) only ever slows a repetition, so the
+// best is the least disturbed: on the 2-core VM, with 512 decoded tokens a launch, the best of 2
+// repetitions scattered 1.5-1.7 times less per round than their median (scripts/ab-scatter,
+// docs/verdict-quality.md). The median stays the default: on a quiet GPU both read alike.
+enum class LaunchReading { median, best };
+// "median" or "best"; nullopt for another word.
+std::optional<LaunchReading> launch_reading_from_string(const std::string& word);
+const char* to_string(LaunchReading reading);
+
 struct AbRequest {
     std::string runtime;                      // the suite's runtime both binaries stand in for
     std::string base_binary;
@@ -26,6 +37,7 @@ struct AbRequest {
     std::optional<std::int64_t> repetitions;  // per launch; default the suite's
     StopRule stop;
     double alpha = 0.01;                      // family-wise false-alarm rate of the whole run
+    LaunchReading reading = LaunchReading::median;
     gates::ThresholdSet thresholds;           // each metric's floor is its max_drop
     std::filesystem::path results_dir = "build/perf-ab";  // empty: record nothing
     std::string suffix = "ab";
@@ -64,6 +76,7 @@ struct AbReport {
     std::filesystem::path csv;                // where both arms were recorded (empty: not recorded)
     StopRule stop;
     double alpha = 0;
+    LaunchReading reading = LaunchReading::median;
     gates::LookLevels levels;                 // two-sided confidence at the interim looks and the last
     std::vector<AbModelResult> models;
     std::vector<std::string> notes;
@@ -100,12 +113,14 @@ struct AbReplayRequest {
     StopRule stop;
     double alpha = 0.01;
     gates::ThresholdSet thresholds;
+    LaunchReading reading = LaunchReading::median;
 };
 Expected<AbReport> replay_ab(const ResultFile& recorded, const AbReplayRequest& request);
 // The same from the file at `csv`, with the thresholds of `thresholds_dir` for the rows' host
 // (their notes added to the report's).
 Expected<AbReport> replay_ab_file(const std::string& csv, const std::filesystem::path& thresholds_dir,
-                                  const StopRule& stop, double alpha);
+                                  const StopRule& stop, double alpha,
+                                  LaunchReading reading = LaunchReading::median);
 
 // fail when a model regressed or failed, skip when every model skipped, else pass.
 Outcome ab_outcome(const AbReport& report);
