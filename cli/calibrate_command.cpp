@@ -68,6 +68,8 @@ void add_calibrate_command(CLI::App& app) {
         ->capture_default_str()->check(CLI::Range(3, 1000));
     cmd->add_option("--min-runs", h.options.rule.min_runs, "With --from-history: runs a pair needs to be calibrated")
         ->capture_default_str()->check(CLI::Range(3, 1000));
+    cmd->add_flag("--measured-floors", h.options.measured_floors, "With --from-history: each pair's floor is its deepest "
+                  "unchanged dip, no lower than the metric's A/B floor, instead of no lower than default.json's max_drop");
     cmd->add_option("--reference-runs", h.options.rule.reference.runs,
                     "With --from-history: runs forming the reference level")
         ->capture_default_str()->check(CLI::Range(1, 100));

@@ -1,5 +1,7 @@
 #include "perfgate/gates/calibrate_history.hpp"
 
+#include "perfgate/core/metric.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -43,7 +45,11 @@ Expected<std::vector<PairCalibration>> calibrate_from_history(const std::string&
             c.deepest_dip = dips.deepest;
             c.outliers = dips.outliers;
             // Rounded up to a tenth of a percent; never above 90%, where a floor stops meaning anything.
-            t.max_drop = std::min(0.9, std::max(t.max_drop, std::ceil(c.deepest_dip * 1000.0) / 1000.0));
+            // Measured floors are for rates: peak memory repeats to a page on one machine, so its dips
+            // say nothing about what another machine or driver moves it by.
+            const bool measured = options.measured_floors && perfgate::metric(metric).better == Better::higher;
+            const double lowest = measured ? t.ab_floor() : t.max_drop;
+            t.max_drop = std::min(0.9, std::max(lowest, std::ceil(c.deepest_dip * 1000.0) / 1000.0));
             c.max_drop = t.max_drop;
             c.alpha = t.alpha;
             // Three runs give the estimator a spread: enough for the fallback rule's run_noise and
@@ -109,11 +115,15 @@ std::string render_history_thresholds(const std::string& host, const std::string
     doc["description"] = fmt::format(
         "Written by `perfgate calibrate --from-history` on {} from the result CSVs of host {}: per pair and metric, "
         "the between-run spread of its latest {} runs (run_noise; pairs with at least 3 runs), which the gate's "
-        "fallback rule uses when a pair's history is short, and a floor no lower than the deepest dip of an unchanged "
-        "run; pairs with at least {} runs are decided on their own history. The first overrides (model \"*\") are each "
-        "runtime's prior for its pairs with fewer runs: the largest spread of its calibrated pairs. Recalibrate "
-        "instead of editing by hand; method in docs/gate.md and docs/verdict-quality.md.",
-        date, host, options.history_runs, options.rule.min_runs);
+        "fallback rule uses when a pair's history is short, and a floor {}; pairs with at least {} runs are decided on "
+        "their own history. The first overrides (model \"*\") are each runtime's prior for its pairs with fewer runs: "
+        "the largest spread of its calibrated pairs. Recalibrate instead of editing by hand; method in docs/gate.md and "
+        "docs/verdict-quality.md.",
+        date, host, options.history_runs,
+        options.measured_floors ? "measured: the deepest dip of an unchanged run, no lower than the metric's A/B floor "
+                                  "(--measured-floors)"
+                                : "no lower than the deepest dip of an unchanged run",
+        options.rule.min_runs);
     doc["calibration"] = {{"method", "history"},
                           {"host_tag", host},
                           {"date", date},
@@ -121,6 +131,7 @@ std::string render_history_thresholds(const std::string& host, const std::string
                           {"min_runs", options.rule.min_runs},
                           {"reference_runs", options.rule.reference.runs},
                           {"power", options.rule.power},
+                          {"floors", options.measured_floors ? "measured" : "policy"},
                           {"metrics_calibrated", calibrated}};
     doc["metrics"] = ordered_json::object();
     ordered_json overrides = ordered_json::array();
@@ -167,9 +178,9 @@ std::string render_history_calibration_report(const std::string& host, const std
                                "out of the floor (look at them: a one-off slow run, or a regression that was accepted?)\n",
                                p.model, p.runtime, p.metric, p.outliers, kOutlierSpreads);
     out += fmt::format("noise: between-run spread of the runs' medians; dip: the deepest unchanged run below the median, "
-                       "outliers left out; floor: max(policy, dip); MDE: the drop the gate calls regressed with probability {:.2g} for one "
+                       "outliers left out; floor: max({}, dip); MDE: the drop the gate calls regressed with probability {:.2g} for one "
                        "current run against the reference level (median of the first {} runs).\n",
-                       options.rule.power, options.rule.reference.runs);
+                       options.measured_floors ? "A/B floor" : "policy", options.rule.power, options.rule.reference.runs);
     return out;
 }
 

@@ -94,6 +94,7 @@ std::span<const CalibrationKey> calibration_keys(bool top_level) {
                                          {"method", Kind::text}, {"history_runs", Kind::count},
                                          {"min_runs", Kind::count}, {"reference_runs", Kind::count},
                                          {"metrics_calibrated", Kind::count},
+                                         {"floors", Kind::text},  // "policy" or "measured" (--measured-floors)
                                          // written by calibrations before the reference level (read, unused)
                                          {"baseline_window", Kind::count}};
     static const CalibrationKey per_metric[] = {{"readings", Kind::count}, {"median", Kind::positive},

@@ -438,6 +438,45 @@ TEST_CASE("mlxcel's files (one row per run, no samples): their history is the no
                 }
 }
 
+TEST_CASE("calibrate --from-history --measured-floors: a rate's floor is its deepest unchanged dip, not the flat 5%",
+          "[noise][calibrate]") {
+    // Issue 45 item 1: the policy's 5% decode floor set llama-3.1-8b's MDE on a new H200 at 6.6%,
+    // where its 19 committed runs never dipped 2% below their level.
+    testing::TempDir tmp;
+    // The committed runs without a machine id and machine C's, which record peak memory too.
+    for (const char* name : {"cuda_h200_2026-11-29.csv", "cuda_h200_2026-12-01.csv", "cuda_h200_2026-12-02_machine-c.csv"})
+        testing::spit(tmp.sub(std::string("benchmarks/") + name),
+                      testing::slurp(std::string(PERFGATE_SOURCE_DIR) + "/benchmarks/" + name));
+    ThresholdSet policy;
+    policy.add_layer(*parse_threshold_file(testing::slurp(testing::thresholds_dir() + "/default.json"), "default.json"));
+    HistoryCalibrationOptions options;
+    options.measured_floors = true;
+    auto pairs = calibrate_from_history((tmp.path / "benchmarks").string(), "h200", policy, options);
+    REQUIRE(pairs);
+    auto find = [&](const std::string& model, const std::string& metric) {
+        for (const auto& p : *pairs)
+            if (p.runtime == "llama-bench" && p.model == model && p.metric == metric) return p;
+        FAIL("no calibration of " << model << " " << metric);
+        return PairCalibration{};
+    };
+    const auto decode = find("llama-3.1-8b", "decode_tok_s");
+    CHECK(decode.max_drop < 0.05);                     // the policy's 5% is no longer the least
+    CHECK(decode.max_drop >= 0.01);                    // never below the A/B floor (decode 1%)
+    CHECK(decode.max_drop >= decode.deepest_dip);      // never below what an unchanged run showed
+    const auto two_modes = find("tiny-llama-ci", "prefill_tok_s");  // its runs dip further: a deeper floor
+    CHECK(two_modes.max_drop >= two_modes.deepest_dip);
+    CHECK(two_modes.max_drop > decode.max_drop);
+    // Peak memory keeps the policy's floor: one machine's runs say nothing of another's driver.
+    CHECK(find("llama-3.1-8b", "peak_memory_bytes").max_drop == Approx(0.05));
+    const std::string text = render_history_thresholds("h200", "2026-12-06", *pairs, options);
+    CHECK_THAT(text, Catch::Contains("\"floors\": \"measured\""));
+    auto parsed = parse_threshold_file(text, "h200.json");
+    REQUIRE(parsed);
+    ThresholdSet set = policy;
+    set.add_layer(*parsed);
+    CHECK(set.lookup("decode_tok_s", "llama-3.1-8b", "llama-bench").max_drop == Approx(decode.max_drop));
+}
+
 TEST_CASE("calibrate --from-history: run_noise and a floor per pair from the host's own runs", "[noise][calibrate]") {
     // The recorded H200 history: 2 runs on 2026-11-29 and 17 on 2026-12-01 (the cuda suite, 15 of
     // them llama-bench only). llama-bench pairs have 19 runs, transformers pairs 4.

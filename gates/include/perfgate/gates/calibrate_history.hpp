@@ -16,6 +16,11 @@ namespace perfgate::gates {
 struct HistoryCalibrationOptions {
     std::size_t history_runs = 30;  // latest runs per pair (the gate's K is 10; calibration looks further back)
     HistoryRule rule;               // min_runs, reference, power: as the gate will use them
+    // Floors measured, not a policy (issue 45 item 1): each pair's floor is the deepest dip of its
+    // unchanged runs, no lower than the metric's A/B floor (ab_max_drop), instead of no lower than
+    // the policy's max_drop; for rates only (peak memory keeps the policy's floor). On the H200 the flat 5% decode floor alone set llama-3.1-8b's MDE on a
+    // new machine at 6.6%, where its runs never dipped 2% below their level.
+    bool measured_floors = false;
 };
 
 struct PairCalibration {
