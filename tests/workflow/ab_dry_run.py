@@ -33,6 +33,7 @@ input it passes is declared, the measuring perfgate is the target branch's, and 
 vocabulary and suites it names are those perfgate's CMake and suites make.
 usage: ab_dry_run.py WORKFLOW PERFGATE_EXECUTABLE WORK_DIR
 """
+import json
 import os
 import shutil
 import sys
@@ -177,7 +178,7 @@ def run(job, ws, event_name, fork=False, head_user=None, **changed):
     inputs = {"perfgate-repository": "o/perfgate", "perfgate-ref": "v1", "suite": "runtime/head/perf/ab-suite.json",
               "runtime": "stubrt", "binary": "bin/stub-runtime", "build-target": "stub-runtime",
               "configure-args": "", "models": "small", "vocab-dir": "", "thresholds-dir": "perfgate/thresholds", "min-rounds": 3, "max-rounds": 4,
-              "measure": "both",
+              "launch-reading": "median", "measure": "both",
               "count-suite": "runtime/head/perf/count-suite.json", "count-runtime": "stubcount",
               "count-configure-args": "-DCOUNTED=ON", "count-min-rounds": 3, "count-max-rounds": 4,
               "runs-on": '"ubuntu-latest"', "comment": True}
@@ -265,6 +266,8 @@ def main():
     check(any(f.endswith(".csv") for f in artifact), "unchanged: the A/B rows are recorded for the artifact")
     check({"ab.md", "ab.junit.xml", "ab.json"} <= set(artifact),
           f"unchanged: the report's markdown, JUnit and JSON are in the artifact ({sorted(artifact)})")
+    check(json.load(open(os.path.join(WORK, "same", "perfgate-ab", "ab.json"))).get("launch_reading") == "median",
+          "unchanged: a launch is read by its median unless launch-reading says otherwise")
     check(out["ab"]["outputs"].get("count_rc") == "0", f"unchanged: the counted A/B exits 0 ({out['ab']['outputs']})")
     counted = os.listdir(os.path.join(WORK, "same", "perfgate-ab", "instructions"))
     check({"ab.md", "ab.junit.xml", "ab.json"} <= set(counted) and any(f.endswith(".csv") for f in counted),
@@ -275,8 +278,10 @@ def main():
     check(os.path.isdir(head_count) and not os.path.islink(head_count),
           "unchanged: the counted builds have folders of their own")
 
-    # 2. A 3x slower head fails, and says so.
-    out, summary, calls, body = run(job, workspace(origin, "slower", "slower"), "pull_request")
+    # 2. A 3x slower head fails, and says so; read by each launch's best repetition, as asked.
+    out, summary, calls, body = run(job, workspace(origin, "slower", "slower"), "pull_request", launch_reading="best")
+    check(json.load(open(os.path.join(WORK, "slower", "perfgate-ab", "ab.json"))).get("launch_reading") == "best",
+          "slower: launch-reading best reaches perfgate ab")
     check(out["ab"]["outputs"].get("rc") == "1", "slower: perfgate ab exits 1")
     check(out["Verdict"]["outcome"] == "failure" and "regressed" in out["Verdict"]["stdout"],
           "slower: the verdict fails with the regression")

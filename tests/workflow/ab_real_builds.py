@@ -79,7 +79,7 @@ def run(job, branch, origin, report):
     inputs = {"perfgate-repository": "o/perfgate", "perfgate-ref": "v1", "suite": "perfgate/perf/suites/cpu.json",
               "runtime": "llama-bench", "binary": "bin/llama-bench", "build-target": "llama-bench",
               "configure-args": CONFIGURE, "models": "tiny-llama-ci", "vocab-dir": "runtime/head/models",
-              "thresholds-dir": "perfgate/thresholds", "min-rounds": 5, "max-rounds": 10,
+              "thresholds-dir": "perfgate/thresholds", "min-rounds": 5, "max-rounds": 10, "launch-reading": "median",
               "count-suite": "perfgate/perf/suites/cpu-instructions.json", "count-runtime": "llama-bench-instructions",
               "count-configure-args": "", "count-min-rounds": 3, "count-max-rounds": 5,
               "runs-on": '"ubuntu-latest"', "comment": True}
