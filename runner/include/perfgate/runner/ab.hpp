@@ -21,9 +21,10 @@ namespace perfgate::runner {
 // How one launch becomes its arm's reading of a round (docs/ab.md, "Statistics"): the median of
 // its repetitions, or its best one (the fastest decode, the smallest peak memory). Interference on
 // a shared machine (another tenant, a timer, a page fault) only ever slows a repetition, so the
-// best is the least disturbed: on the 2-core VM, with 512 decoded tokens a launch, the best of 2
-// repetitions scattered 1.5-1.7 times less per round than their median (scripts/ab-scatter,
-// docs/verdict-quality.md). The median stays the default: on a quiet GPU both read alike.
+// best is the least disturbed: on the 2-core VM, in decode-only launches of 512 tokens, the best
+// of 2 repetitions scattered 1.5-1.7 times less per round than their median (scripts/ab-scatter).
+// It cannot help where whole launches run slow, as the cpu suite's one-thread launches there did
+// (docs/verdict-quality.md, "CPU: what reduces a round's scatter"); the median stays the default.
 enum class LaunchReading { median, best };
 // "median" or "best"; nullopt for another word.
 std::optional<LaunchReading> launch_reading_from_string(const std::string& word);
