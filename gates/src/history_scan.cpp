@@ -73,7 +73,7 @@ SessionLevels session_levels(std::vector<RunLevel> runs, long long gap_s) {
         log_sum = 0, count = 0;
     };
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        if (i == 0 || !runs[i].session || runs[i].session != runs[i - 1].session) {
+        if (i == 0 || !same_session(runs[i], runs[i - 1])) {
             close();
             out.first_run.push_back(i);
         }

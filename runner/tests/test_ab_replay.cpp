@@ -147,6 +147,28 @@ std::pair<gates::Verdict, std::size_t> replayed_decode(const std::string& path) 
     return {decode->verdict, report->models.front().rounds};
 }
 
+// One committed GPU recording of docs/measurements/<batch>/decisions: dNNN-MODEL-CONDITION/ with
+// its rows, read.
+struct Recording {
+    std::string name;
+    std::filesystem::path csv;
+    ResultFile file;
+    bool is_aa = false;
+};
+
+std::vector<Recording> committed_recordings(const std::string& batch) {
+    namespace fs = std::filesystem;
+    std::vector<Recording> out;
+    for (const auto& entry : fs::directory_iterator(fs::path(PERFGATE_SOURCE_DIR) / "docs/measurements" / batch / "decisions")) {
+        const std::string name = entry.path().filename().string();
+        const fs::path csv = entry.path() / "cuda_h100_2026-12-06_ab.csv";
+        auto recorded = read_results_csv(csv.string());
+        REQUIRE(recorded);
+        out.push_back({name, csv, std::move(*recorded), name.ends_with("-aa")});
+    }
+    return out;
+}
+
 }  // namespace
 
 // The GPU recordings kept in docs/measurements (20 ABBA rounds of llama-3.1-8b on an H100, each
@@ -154,25 +176,18 @@ std::pair<gates::Verdict, std::size_t> replayed_decode(const std::string& path) 
 // thresholds must keep deciding them as measured, A/A unchanged and the 2% slowdown regressed, so
 // a change of the rule that would lose the GPU's verdicts fails here and not on the next device.
 TEST_CASE("A/B replay: the committed H100 recordings keep their verdicts under the shipped rule", "[runner][ab][replay]") {
-    namespace fs = std::filesystem;
-    const fs::path folder = fs::path(PERFGATE_SOURCE_DIR) / "docs/measurements/ab-h100-2026-12-06/decisions";
     test::TempDir dir("ab-replay-h100");
     std::size_t aa = 0, slowed = 0;
-    for (const auto& entry : fs::directory_iterator(folder)) {
-        const std::string name = entry.path().filename().string();
-        const fs::path csv = entry.path() / "cuda_h100_2026-12-06_ab.csv";
-        auto recorded = read_results_csv(csv.string());
-        REQUIRE(recorded);
-        REQUIRE(recorded->rows.size() == 40);
-        const bool is_aa = name.ends_with("-aa");
+    for (const auto& r : committed_recordings("ab-h100-2026-12-06")) {
+        REQUIRE(r.file.rows.size() == 40);
         for (std::size_t half = 0; half < 2; ++half) {
-            INFO(name << " rounds " << (half * 10 + 1) << "-" << (half * 10 + 10));
-            const std::vector<ResultRow> rows(recorded->rows.begin() + static_cast<long>(half * 20),
-                                              recorded->rows.begin() + static_cast<long>(half * 20 + 20));
-            const auto path = dir.sub(fmt::format("{}-{}/cuda_h100_2026-12-06_ab.csv", name, half));
+            INFO(r.name << " rounds " << (half * 10 + 1) << "-" << (half * 10 + 10));
+            const std::vector<ResultRow> rows(r.file.rows.begin() + static_cast<long>(half * 20),
+                                              r.file.rows.begin() + static_cast<long>(half * 20 + 20));
+            const auto path = dir.sub(fmt::format("{}-{}/cuda_h100_2026-12-06_ab.csv", r.name, half));
             test::write_perfgate_csv(path, rows);
-            CHECK(replayed_decode(path).first == (is_aa ? gates::Verdict::unchanged : gates::Verdict::regressed));
-            ++(is_aa ? aa : slowed);
+            CHECK(replayed_decode(path).first == (r.is_aa ? gates::Verdict::unchanged : gates::Verdict::regressed));
+            ++(r.is_aa ? aa : slowed);
         }
     }
     CHECK(aa == 12);
@@ -183,20 +198,13 @@ TEST_CASE("A/B replay: the committed H100 recordings keep their verdicts under t
 // the live decision stopped, so its replay must reach the same verdict at its last round, not
 // before it and not wanting more: the replay is the live rule.
 TEST_CASE("A/B replay: the live H100 decisions replay to their verdicts at the round they stopped", "[runner][ab][replay]") {
-    namespace fs = std::filesystem;
-    const fs::path folder = fs::path(PERFGATE_SOURCE_DIR) / "docs/measurements/ab-h100-2026-12-06-live/decisions";
     std::size_t aa = 0, slowed = 0;
-    for (const auto& entry : fs::directory_iterator(folder)) {
-        const std::string name = entry.path().filename().string();
-        const fs::path csv = entry.path() / "cuda_h100_2026-12-06_ab.csv";
-        auto recorded = read_results_csv(csv.string());
-        REQUIRE(recorded);
-        const bool is_aa = name.ends_with("-aa");
-        INFO(name);
-        const auto [verdict, rounds] = replayed_decode(csv.string());
-        CHECK(verdict == (is_aa ? gates::Verdict::unchanged : gates::Verdict::regressed));
-        CHECK(rounds * 2 == recorded->rows.size());
-        ++(is_aa ? aa : slowed);
+    for (const auto& r : committed_recordings("ab-h100-2026-12-06-live")) {
+        INFO(r.name);
+        const auto [verdict, rounds] = replayed_decode(r.csv.string());
+        CHECK(verdict == (r.is_aa ? gates::Verdict::unchanged : gates::Verdict::regressed));
+        CHECK(rounds * 2 == r.file.rows.size());
+        ++(r.is_aa ? aa : slowed);
     }
     CHECK(aa == 26);
     CHECK(slowed == 12);
