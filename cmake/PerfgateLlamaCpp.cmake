@@ -29,6 +29,10 @@ set(PERFGATE_LLAMA_VOCAB_DIR "" CACHE PATH "llama.cpp models/ folder with ggml-v
 # speed, which is what the gate tracks. Rows are keyed by host, so one host's binary is never
 # compared with another's. Turn it off for a binary that must run on other CPUs (a shared CI cache).
 option(PERFGATE_LLAMA_NATIVE "Build the embedded llama.cpp for this CPU (GGML_NATIVE)" ON)
+# More -D options for the embedded llama.cpp (a list: -DGGML_CUDA_GRAPHS=OFF;-DGGML_CUDA_FORCE_MMQ=ON):
+# an A/B of a llama.cpp build option builds base and head in two build folders of this project,
+# one of them with the option, and the rows' build type names it.
+set(PERFGATE_LLAMA_EXTRA_CMAKE_ARGS "" CACHE STRING "More -D options for the embedded llama.cpp build (a list), recorded in the rows' build type")
 option(PERFGATE_LLAMA_AMX "With PERFGATE_LLAMA_NATIVE on x86: keep the AMX kernels (off: some VMs advertise AMX but fault on it)" OFF)
 # A build that is not native names its x86 instruction sets (SSE4.2, AVX, AVX2, BMI2, FMA, F16C; no
 # AVX-512, which valgrind 3.19 cannot run) rather than leave them to ggml's defaults: those follow
@@ -131,6 +135,12 @@ else()
     # The HIP compiler comes from the environment (HIPCXX / HIP_PATH), as ROCm installs it.
     list(APPEND _llama_args -DGGML_HIP=ON "-DGPU_TARGETS=${PERFGATE_HIP_TARGETS}" "-DAMDGPU_TARGETS=${PERFGATE_HIP_TARGETS}")
   endif()
+  foreach(_arg IN LISTS PERFGATE_LLAMA_EXTRA_CMAKE_ARGS)
+    if(NOT _arg MATCHES "^-D[A-Za-z0-9_]+(:[A-Z]+)?=")
+      message(FATAL_ERROR "PERFGATE_LLAMA_EXTRA_CMAKE_ARGS: '${_arg}' is not a -DNAME=VALUE option")
+    endif()
+    list(APPEND _llama_args "${_arg}")
+  endforeach()
   list(JOIN _llama_args " " _llama_args_text)
   # The same arguments for the portable build of instruction counting (below).
   set_property(GLOBAL PROPERTY PERFGATE_LLAMA_CMAKE_ARGS "${_llama_args}")
@@ -163,6 +173,10 @@ else()
   elseif(PERFGATE_LLAMA_BACKEND STREQUAL "hip")
     string(APPEND _build_type ", GGML_HIP=ON, GPU_TARGETS=${PERFGATE_HIP_TARGETS}")
   endif()
+  foreach(_arg IN LISTS PERFGATE_LLAMA_EXTRA_CMAKE_ARGS)
+    string(REGEX REPLACE "^-D" "" _arg "${_arg}")
+    string(APPEND _build_type ", ${_arg}")
+  endforeach()
   set(_compiler "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
   set(_commit "${_pin_LLAMA_COMMIT}")
   set(_release "${_pin_LLAMA_RELEASE}")

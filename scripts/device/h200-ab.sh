@@ -11,6 +11,10 @@
 #   VARIANT  the base binary behind a wrapper that loads the model forged from
 #            perf/models/MODEL-VARIANT.json under the base name: a real slowdown (more weight
 #            traffic per token: ff2 about 2%, plus5 about 5.8%, plus10 about 10%)
+#   rebuild  the llama-bench of a second build folder of this project (the same source, the same
+#            options): an A/A of two builds
+#   nographs the llama-bench of a build folder with -DGGML_CUDA_GRAPHS=OFF
+#            (PERFGATE_LLAMA_EXTRA_CMAKE_ARGS): a real build change, its size measured by the run
 #
 # Usage (device): scripts/device/h200-ab.sh SECONDS ROUNDS MODEL:CONDITION...   (carry .device-carry)
 #   ROUNDS "live": each decision runs the shipped rule live (its looks and early stop, the suite's
@@ -36,19 +40,35 @@ say() { echo "h200-ab: $* at $((SECONDS - t0)) s" >&2; }
 send_back() {
   tar czf "$results/ab-decisions.tar.gz" -C "$work" decisions 2>/dev/null
   cp "$work/decisions.jsonl" "$results/" 2>/dev/null
-  cp "$OUT/setup.log" "$results/" 2>/dev/null
+  cp "$OUT/setup.log" "$OUT"/build-*.log "$results/" 2>/dev/null
   true
 }
 
 # The models every word needs, base and variants: forged while the build runs (the vocab folder
 # exists once configure has fetched the source).
-models=() specs=()
+models=() specs=() builds=()
 for word in "$@"; do
   model="${word%%:*}" cond="${word#*:}"
   [[ " ${models[*]} " == *" $model "* ]] || { models+=("$model"); specs+=("perf/models/$model.json"); }
-  [ "$cond" = aa ] || specs+=("perf/models/$model-$cond.json")
+  case "$cond" in aa) ;; rebuild|nographs) builds+=("$cond") ;; *) specs+=("perf/models/$model-$cond.json") ;; esac
 done
 for s in "${specs[@]}"; do [ -f "$s" ] || { echo "h200-ab: no spec $s" >&2; exit 2; }; done
+
+# The build conditions: one more build folder of this project each (build/cuda-perf-COND), built
+# beside the first; only llama.cpp's target, the suites need nothing else from them.
+declare -A build_options=([rebuild]="" [nographs]="-DGGML_CUDA_GRAPHS=OFF")
+build_condition() {  # COND: configure and build build/cuda-perf-COND
+  local dir="build/cuda-perf-$1"
+  cmake --preset cuda-perf -B "$dir" -DPERFGATE_EXECUTABLE="$pg" -DPERFGATE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90}" \
+    -DPERFGATE_FETCH_CACHE_DIR="$PERFGATE_FETCH_CACHE_DIR" -DPERFGATE_LLAMA_EXTRA_CMAKE_ARGS="${build_options[$1]}" &&
+    cmake --build "$dir" --target perfgate_llama_cpp
+}
+build_pids=()
+for cond in $(printf '%s\n' "${builds[@]}" | sort -u); do
+  [ -x "build/cuda-perf-$cond/llama.cpp/build-cuda/bin/llama-bench" ] && continue
+  build_condition "$cond" > "$OUT/build-$cond.log" 2>&1 &
+  build_pids+=($!)
+done
 
 if [ ! -x "$bench" ]; then
   scripts/device/h200-trust.sh setup > "$OUT/setup.log" 2>&1 &
@@ -61,6 +81,10 @@ if [ ! -x "$bench" ]; then
 else
   for s in "${specs[@]}"; do "$pg" forge --spec "$s" --out "$forged" --vocab-dir "$vocab" >> "$OUT/setup.log" 2>&1; done
 fi
+for pid in "${build_pids[@]}"; do
+  wait "$pid" || { say "a build condition failed"; tail -n 30 "$OUT"/build-*.log >&2; send_back; exit 1; }
+done
+[ ${#build_pids[@]} = 0 ] || say "built ${builds[*]}"
 "$pg" probe --json > "$results/probe.json" 2>/dev/null
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv > "$results/nvidia-smi.csv" 2>&1
 
@@ -85,6 +109,8 @@ head_of() {  # MODEL CONDITION -> the head arm's executable
   if [ ! -x "$head" ]; then
     if [ "$cond" = aa ]; then
       cp "$bench" "$head"
+    elif [ -n "${build_options[$cond]+set}" ]; then
+      ln -s "$PWD/build/cuda-perf-$cond/llama.cpp/build-cuda/bin/llama-bench" "$head"
     else
       local gguf
       gguf="$(ls "$forged"/"$model-$cond"*.gguf 2>/dev/null | head -n 1)"
