@@ -68,6 +68,7 @@ Expected<CompletionChunk> parse_completion_chunk(std::string_view data) {
     if (choices == doc.end() || !choices->is_array())
         return make_error(fmt::format("a stream event without \"choices\": {}", excerpt));
     if (!choices->empty()) {
+        chunk.has_choice = true;
         const Json& c = choices->front();
         if (auto t = c.find("text"); t != c.end() && t->is_string()) chunk.text = t->get<std::string>();
         if (auto d = c.find("delta"); d != c.end() && d->is_object())

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "deadline.hpp"
+#include "perfgate/serving/request_timing.hpp"
 #include "perfgate/serving/sse.hpp"
 
 namespace perfgate::serving {
@@ -33,31 +34,6 @@ double process_cpu_seconds() {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
-
-// What the stream's events do to the record: token times, usage, timings, errors.
-struct StreamState {
-    RequestRecord& record;
-    Clock::time_point sent;
-    std::optional<Clock::time_point> last_token;
-    std::string error;
-
-    void on_event(std::string_view data) {
-        if (!error.empty()) return;
-        const auto now = Clock::now();
-        auto chunk = parse_completion_chunk(data);
-        if (!chunk) {
-            error = chunk.error().message;
-            return;
-        }
-        if (chunk->completion_tokens) record.output_tokens = *chunk->completion_tokens;
-        if (chunk->timings) record.server = chunk->timings;
-        if (chunk->text.empty()) return;
-        if (last_token) record.itl_s.push_back(seconds(now - *last_token));
-        else record.ttft_s = seconds(now - sent);
-        last_token = now;
-        ++record.token_events;
-    }
-};
 
 // Reads the body as it arrives, into the SSE parser: read_some returns with whatever the socket
 // had (http::read would wait for a full buffer or the whole message, and every token would arrive
@@ -82,9 +58,11 @@ void read_stream(net::io_context& io, beast::tcp_stream& stream, beast::flat_buf
 
 // One streamed completion, every step of it by one deadline: the request's bound from its start
 // (the workload's timeout_s), whatever the server does meanwhile.
+// The clock starts here, before the connect, as vLLM's starts before its POST.
 void stream_request(net::io_context& io, const LoadOptions& options, const CompletionRequest& request,
-                    StreamState& state) {
-    const auto deadline = Clock::now() + options.request_timeout;
+                    RequestTiming& timing) {
+    const auto started = Clock::now();
+    const auto deadline = started + options.request_timeout;
     beast::tcp_stream stream(io);
     net::ip::tcp::resolver resolver(io);
     const auto endpoints = resolver.resolve(options.host, std::to_string(options.port));
@@ -95,7 +73,6 @@ void stream_request(net::io_context& io, const LoadOptions& options, const Compl
     req.set(http::field::accept, "text/event-stream");
     req.body() = completion_body(options, request);
     req.prepare_payload();
-    state.sent = Clock::now();
     detail::run_by_deadline(io, stream, deadline, [&](auto handler) { http::async_write(stream, req, std::move(handler)); });
     beast::flat_buffer buffer;
     http::response_parser<http::buffer_body> parser;
@@ -104,33 +81,26 @@ void stream_request(net::io_context& io, const LoadOptions& options, const Compl
                             [&](auto handler) { http::async_read_header(stream, buffer, parser, std::move(handler)); });
     if (parser.get().result() != http::status::ok)
         throw std::runtime_error(fmt::format("HTTP {}", parser.get().result_int()));
-    SseParser sse([&state](std::string_view data) { state.on_event(data); });
+    SseParser sse([&](std::string_view data) { timing.on_event(data, seconds(Clock::now() - started)); });
     read_stream(io, stream, buffer, parser, sse, deadline);
-    state.record.e2e_s = seconds(Clock::now() - state.sent);
     beast::error_code ignored;
     stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
 }
 
 RequestRecord one_request(net::io_context& io, const LoadOptions& options, const CompletionRequest& request) {
-    RequestRecord record;
-    StreamState state{record, {}, std::nullopt, {}};
+    RequestTiming timing;
     try {
-        stream_request(io, options, request, state);
+        stream_request(io, options, request, timing);
     } catch (const beast::system_error& e) {
-        record.error = e.code() == beast::error::timeout
-                           ? fmt::format("no end within the request's bound of {:.1f} s (the workload's timeout_s)",
-                                         static_cast<double>(options.request_timeout.count()) / 1000)
-                           : std::string(e.what());
-        return record;
+        return std::move(timing).finish(
+            e.code() == beast::error::timeout
+                ? fmt::format("no end within the request's bound of {:.1f} s (the workload's timeout_s)",
+                              static_cast<double>(options.request_timeout.count()) / 1000)
+                : std::string(e.what()));
     } catch (const std::exception& e) {
-        record.error = e.what();
-        return record;
+        return std::move(timing).finish(e.what());
     }
-    if (!state.error.empty()) record.error = state.error;
-    else if (record.token_events == 0) record.error = "the stream ended without a token";
-    record.ok = record.error.empty();
-    if (record.output_tokens == 0) record.output_tokens = record.token_events;
-    return record;
+    return std::move(timing).finish();
 }
 
 }  // namespace

@@ -23,6 +23,7 @@ struct ServerTimings {
 
 struct CompletionChunk {
     bool done = false;                         // the "[DONE]" sentinel
+    bool has_choice = false;                   // "choices" holds an entry: a token, by vLLM's count
     std::string text;                          // the text this chunk adds (empty: none)
     std::optional<std::string> finish_reason;  // "length", "stop", ...
     std::optional<std::int64_t> completion_tokens;  // usage.completion_tokens

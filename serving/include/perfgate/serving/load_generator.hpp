@@ -1,11 +1,8 @@
 #pragma once
 // perfgate's own load generator for OpenAI-compatible servers (llama-server, vLLM, SGLang, ...):
-// streams each completion over HTTP/1.1 (Boost.Beast) and times it from the client, as vLLM's and
-// SGLang's serving benchmarks define the figures:
-//   TTFT  from the request's first byte sent to the first event that carries text;
-//   ITL   each gap between two consecutive events that carry text;
-//   TPOT  (end-to-end latency - TTFT) / (output tokens - 1), for a request of two tokens or more;
-//   end-to-end latency from the first byte sent to the end of the stream.
+// streams each completion over HTTP/1.1 (Boost.Beast) and times it from the client, each request's
+// TTFT, ITL and end-to-end latency as vLLM's serving benchmark defines them (request_timing.hpp);
+// TPOT is (end-to-end latency - TTFT) / (output tokens - 1), for a request of two tokens or more.
 // `concurrency` clients each send their next request as soon as their last one ended, until the
 // request set is used up (a closed loop: the load is the concurrency, not a request rate).
 #include <chrono>
@@ -51,7 +48,7 @@ struct RequestRecord {
     double ttft_s = 0;
     double e2e_s = 0;
     std::vector<double> itl_s;  // one per token event after the first
-    std::int64_t token_events = 0;   // events that carried text
+    std::int64_t token_events = 0;   // events with a choice (request_timing.hpp)
     std::int64_t output_tokens = 0;  // usage.completion_tokens when sent, else token_events
     std::optional<ServerTimings> server;  // llama-server's own timings of the request
 };
