@@ -82,6 +82,9 @@ void add_gate_command(CLI::App& app) {
                     "Seconds: a run of the same machine starting sooner than this after the previous run ended "
                     "joins its session, one piece of evidence (docs/gate.md, \"Sessions\"); 0: every run its own")
         ->capture_default_str()->check(CLI::Range(0LL, 31LL * 24 * 3600));
+    cmd->add_option("--machines-window-days", o.history_rule.machines_window_days,
+                    "The machines rule reads other machines' runs of the last this many days (0: all)")
+        ->capture_default_str()->check(CLI::Range(0L, 36500L));
     cmd->add_option("--reference-runs", o.history_rule.reference.runs,
                     "First runs of the current segment whose median is the reference level (docs/gate.md, \"Reference\")")
         ->capture_default_str()->check(CLI::Range(1, 100));

@@ -13,6 +13,7 @@
 #include "perfgate/core/metric.hpp"
 #include "perfgate/core/text.hpp"
 #include "perfgate/gates/acknowledgements.hpp"
+#include "perfgate/gates/calendar.hpp"
 #include "perfgate/gates/decision.hpp"
 #include "perfgate/gates/reference.hpp"
 #include "comparability.hpp"
@@ -374,6 +375,14 @@ private:
         return std::vector<const SampleGroup*>(newest_first.rbegin(), newest_first.rend());
     }
 
+    // The first date of the machines rule's window before a run of `date` ("" for no window, or a
+    // run without a valid date).
+    std::string machines_window_start(const std::string& date) const {
+        const long window = options_.history_rule.machines_window_days;
+        const auto day = day_number(date);
+        return window > 0 && day ? iso_date_of_day(*day - window) : std::string();
+    }
+
     // A pair whose history comes only from other machines, judged by how far machines land from
     // each other (docs/gate.md, "Machines") when at least kMinMachinesForSpread of them have runs
     // of the same workload and flags; nullopt otherwise, and the pair is `new machine`.
@@ -389,6 +398,7 @@ private:
         std::set<std::string> used;
         const std::string& headline = headline_metric(g);
         const std::string when = !g.first().timestamp.empty() ? g.first().timestamp : g.date();
+        const std::string window_start = machines_window_start(g.date());
         for (const auto& metric : gated_metrics()) {
             const auto now = g.samples(metric);
             if (now.empty() && metric != headline) continue;  // a metric the run does not measure
@@ -396,7 +406,7 @@ private:
             // from their runs since (a -8% accepted on the fleet made every new machine regressed
             // against the old level).
             const auto level_from = [&](const std::string& machine) {
-                std::string from;
+                std::string from = window_start;
                 for (const Acknowledgement* a : acknowledgements_.of({g.host, machine, g.runtime, g.raw_model, metric}))
                     if (a->from <= when) from = std::max(from, a->from);
                 return from;

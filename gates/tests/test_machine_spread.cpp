@@ -8,6 +8,7 @@
 
 #include "gate_test_support.hpp"
 #include "perfgate/core/csv.hpp"
+#include "perfgate/gates/calendar.hpp"
 #include "perfgate/gates/gate.hpp"
 #include "perfgate/gates/render.hpp"
 #include "perfgate/gates/machine_spread.hpp"
@@ -223,6 +224,43 @@ TEST_CASE("machines rule: an accepted step moves the machines' centre, and machi
     CHECK(p.metrics.front().test == "machines");
     CHECK(p.metrics.front().history_runs == 9);
     CHECK(p.baseline_source == "3 other machines of host cpu-epyc (a1a1a1a1a1a1a1a1, b2b2b2b2b2b2b2b2, c3c3c3c3c3c3c3c3)");
+}
+
+TEST_CASE("machines rule: only the other machines' runs of the window before the run count", "[gates][machine]") {
+    // Issue 45 item 2: the centre was the latest runs of every machine ever seen, however old.
+    testing::TempDir tmp;
+    four_machines(tmp);  // 2026-11-01 to 2026-11-04; the new machine's run is of 2026-11-20
+    auto gate_with_window = [&](long days) {
+        ResultRow now = testing::history_row(60.2, 20, "now");
+        now.machine_id = "e5e5e5e5e5e5e5e5";
+        now.machine_fingerprint = "f0f0f0f0f0f0f0f0";
+        now.flags = "-t 2";
+        GateOptions o;
+        o.benchmarks_dir = (tmp.path / "bench").string();
+        o.thresholds_dir = testing::thresholds_dir();
+        o.report_missing = false;
+        o.empty_run = EmptyRun::first_run;
+        o.history_rule.machines_window_days = days;
+        auto report = gate_rows({now}, o);
+        REQUIRE(report);
+        REQUIRE(report->pairs.size() == 1);
+        return report->pairs.front();
+    };
+    CHECK(gate_with_window(90).metrics.front().test == "machines");  // the default: all four inside
+    CHECK(gate_with_window(0).metrics.front().test == "machines");   // no window
+    // 17 days back reaches 2026-11-03: machines' runs of days 3 and 4 only, still four machines.
+    const PairReport narrow = gate_with_window(17);
+    REQUIRE_FALSE(narrow.metrics.empty());
+    CHECK(narrow.metrics.front().history_runs == 8);
+    // 10 days back (2026-11-10): no machine has a run inside, so none offers a level.
+    CHECK(gate_with_window(10).verdict == Verdict::new_machine);
+}
+
+TEST_CASE("iso_date_of_day: the inverse of day_number across months, years and leap days", "[gates][calendar]") {
+    for (const char* date : {"1970-01-01", "2026-11-20", "2026-03-01", "2028-02-29", "2026-12-31", "2027-01-01"})
+        CHECK(iso_date_of_day(*day_number(date)) == date);
+    CHECK(iso_date_of_day(*day_number("2026-11-20") - 17) == "2026-11-03");
+    CHECK(iso_date_of_day(*day_number("2027-01-05") - 10) == "2026-12-26");
 }
 
 TEST_CASE("new machine with fewer than three comparable machines: no verdict", "[gates][machine]") {

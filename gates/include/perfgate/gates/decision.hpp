@@ -29,6 +29,10 @@ struct HistoryRule {
     // (noise_model.hpp, assign_sessions; docs/gate.md, "Sessions").
     long long session_gap_s = 600;
     std::size_t horizon = 100;    // runs read back to find the reference (reference.hpp)
+    // The machines rule (docs/gate.md, "Machines") reads the other machines' runs of the last this
+    // many days before the judged run's date: a level measured months ago, under another driver or
+    // another build of the runtime, is no centre for today's (0: every run, however old).
+    long machines_window_days = 90;
     ReferenceRule reference;      // which runs form the reference level
     // The suite's error budget (docs/gate.md, "Error budget"): the decisions of one suite run
     // (`family`) share the thresholds' alpha, and this one gets alpha * alpha_share. 1, 1: this
