@@ -1,5 +1,6 @@
 // A user-defined command: the suite gives one regex per metric, each with one capture group.
 #include <regex>
+#include <tuple>
 
 #include "adapter_util.hpp"
 #include "perfgate/core/stats.hpp"
@@ -55,10 +56,12 @@ Expected<Measurement> parse_command_output(std::string_view text_view, const Com
         return detail::no_numbers("command", "the prompt_tokens regex matched no token count", text);
     if (!generated->empty() && !(m.generated_tokens = detail::to_count(generated->front())))
         return detail::no_numbers("command", "the generated_tokens regex matched no token count", text);
-    if (!patterns.version.empty()) {
-        auto re = compiled(patterns.version, "version");
+    for (auto [pattern, fact, what] : {std::tuple{&patterns.version, &m.facts.version, "version"},
+                                       std::tuple{&patterns.commit, &m.facts.commit, "commit"}}) {
+        if (pattern->empty()) continue;
+        auto re = compiled(*pattern, what);
         if (!re) return re.error();
-        if (std::smatch match; std::regex_search(text, match, *re)) m.facts.version = match[1].str();
+        if (std::smatch match; std::regex_search(text, match, *re)) *fact = match[1].str();
     }
     if (m.decode_samples.size() == 1) m.decode_samples.clear();  // a single reading is not a sample set
     if (m.prefill_samples.size() == 1) m.prefill_samples.clear();

@@ -132,12 +132,13 @@ void read_patterns(JsonFields& r, const json& obj, const std::string& ptr, Comma
     if (it == obj.end()) return;
     const std::string pp = ptr + "/patterns";
     if (!it->is_object()) return r.fail(pp, "\"patterns\" must be an object");
-    only_keys(r, *it, pp, {"decode_tok_s", "prefill_tok_s", "prompt_tokens", "generated_tokens", "version"});
+    only_keys(r, *it, pp, {"decode_tok_s", "prefill_tok_s", "prompt_tokens", "generated_tokens", "version", "commit"});
     patterns.decode_tok_s = r.string(*it, pp, "decode_tok_s", Need::required).value_or("");
     patterns.prefill_tok_s = r.string(*it, pp, "prefill_tok_s").value_or("");
     patterns.prompt_tokens = r.string(*it, pp, "prompt_tokens").value_or("");
     patterns.generated_tokens = r.string(*it, pp, "generated_tokens").value_or("");
     patterns.version = r.string(*it, pp, "version").value_or("");
+    patterns.commit = r.string(*it, pp, "commit").value_or("");
 }
 
 // What depends on the runtime's kind: the adapter's own checks of the manifest, a command line

@@ -39,6 +39,9 @@ struct CommandPatterns {
     // Optional: the first match's group is the runtime's own account of its version (provenance,
     // e.g. "torch=2.9.0 transformers=4.57.1"), recorded when the suite declares no version.
     std::string version;
+    // Optional, likewise: the runtime's commit as it prints it (recorded when the suite declares
+    // no commit), so that a runtime added by a suite file alone says which build it measured.
+    std::string commit;
 };
 Expected<Measurement> parse_command_output(std::string_view text, const CommandPatterns& patterns);
 
