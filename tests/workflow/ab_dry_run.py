@@ -13,12 +13,16 @@ Scenarios, each a pull request of the runtime repository against main:
   1. an unchanged head: base and head are built, `perfgate ab` measures both, the report goes to
      the job summary and the comment, and the verdict passes;
   2. a head whose runtime is 3x slower: the same report names the regression and the verdict fails;
+     pushed to the same pull request, it edits the comment scenario 1 posted (one comment per pull
+     request and runtime, found by its marker);
      its instructions per token are unchanged, and the counted A/B says so;
   2b. a head doing 10% more work per token at the same wall-time rate: the counted A/B regresses and
      the verdict fails, naming instructions;
   3. the same from a fork: measured and failed alike, but no comment (a fork's token cannot write);
   4. a head with no merge base with main: nothing is measured and the verdict fails closed;
   5. a push (no pull request): the merge-base step refuses, the verdict fails closed;
+  5b. a merge queue's group (merge_group) of the slower head: compared with the group's base,
+     measured and failed, no comment;
   6. a head whose build does not produce the binary: perfgate ab refuses before anything runs
      (exit 2), the verdict fails;
   7. measure auto (the default) on a CPU runner: only the counted A/B runs and decides; without a
@@ -172,7 +176,7 @@ def searchable_by_others(path):
 SEPARATE_HEAD_USER = os.geteuid() == 0 and searchable_by_others(os.path.dirname(os.path.abspath(WORK)))
 
 
-def run(job, ws, event_name, fork=False, head_user=None, **changed):
+def run(job, ws, event_name, fork=False, head_user=None, event=None, **changed):
     """Runs the job's steps like the runner does; returns (outcomes, summary, gh calls, comment body).
     `changed` overrides inputs (measure="auto", count_suite="")."""
     inputs = {"perfgate-repository": "o/perfgate", "perfgate-ref": "v1", "suite": "runtime/head/perf/ab-suite.json",
@@ -193,7 +197,7 @@ def run(job, ws, event_name, fork=False, head_user=None, **changed):
         settings["PERFGATE_AB_HEAD_USER"] = head_user
     elif not SEPARATE_HEAD_USER:
         settings["PERFGATE_AB_HEAD_USER"] = ""
-    return run_ab_job(job, ws, WORK, inputs, event_name, fork, HARNESS_STEPS, settings)
+    return run_ab_job(job, ws, WORK, inputs, event_name, fork, HARNESS_STEPS, settings, event)
 
 
 def job_inputs():
@@ -256,9 +260,9 @@ def main():
     check(out["ab"]["outputs"].get("rc") == "0", f"unchanged: perfgate ab exits 0 ({out['ab']['outputs']})")
     check(out["Verdict"]["outcome"] == "success", "unchanged: the verdict passes")
     check("perfgate ab: stubrt" in summary and "small" in summary, "unchanged: the report is in the job summary")
-    check("pr comment 7 --repo o/runtime" in calls and body == open(os.path.join(WORK, "same", "perfgate-ab",
-                                                                               "comment.md")).read(),
-          "unchanged: the report is posted as the pull request's comment")
+    check("pr comment 7 --repo o/runtime" in calls and body == "<!-- perfgate-ab: stubrt -->\n" + open(
+              os.path.join(WORK, "same", "perfgate-ab", "comment.md")).read(),
+          "unchanged: the report is posted as the pull request's comment, under its marker")
     check("no thresholds/default.json" not in body, "unchanged: the floors come from perfgate's thresholds")
     check("x 3 metrics" in body.split("Instructions per token", 1)[0],
           "unchanged: the timed A/B splits its false-alarm rate over the 3 metrics it measures")
@@ -286,6 +290,8 @@ def main():
     check(out["Verdict"]["outcome"] == "failure" and "regressed" in out["Verdict"]["stdout"],
           "slower: the verdict fails with the regression")
     check("regressed" in body and "regressed" in summary, "slower: the comment and the summary name the regression")
+    check("api -X PATCH repos/o/runtime/issues/comments/1000" in calls and "pr comment" not in calls,
+          f"slower: a later push to the same pull request edits its comment, no second one ({calls.strip()})")
     junit = open(os.path.join(WORK, "slower", "perfgate-ab", "ab.junit.xml")).read()
     check('<failure type="regressed"' in junit, "slower: the JUnit file carries the regression as a failure")
     check(out["ab"]["outputs"].get("count_rc") == "0" and "perfgate ab (instructions): no regression" in out["Verdict"]["stdout"],
@@ -319,6 +325,18 @@ def main():
     check(out["base"]["outcome"] == "failure" and "compares a pull request" in out["base"]["stdout"],
           "push: the merge-base step refuses")
     check(out["Verdict"]["outcome"] == "failure", "push: the verdict fails")
+
+    # 5b. A merge queue's group of the slower head: compared with the base the group was built on,
+    # measured, and failed; no pull request to comment on.
+    queue_base = git(origin, "rev-parse", "main")
+    out, summary, calls, body = run(job, workspace(origin, "queue", "slower"), "merge_group",
+                                    event={"merge_group": {"base_sha": queue_base}})
+    check(out["base"]["outcome"] == "success" and out["base"]["outputs"].get("base") == queue_base,
+          f"merge queue: the base is the group's base ({out['base']['outputs']})")
+    check(out["Verdict"]["outcome"] == "failure" and "regressed" in out["Verdict"]["stdout"],
+          "merge queue: the slower group is measured and fails")
+    check(out["Report as a pull-request comment"]["outcome"] == "skipped" and calls == "",
+          "merge queue: no comment (no pull request)")
 
     # 6. The head's build does not make the binary: perfgate ab refuses before measuring.
     out, summary, calls, body = run(job, workspace(origin, "unbuilt", "unbuilt"), "pull_request")

@@ -39,9 +39,13 @@ def lookup(ctx, path):
     value = ctx
     for part in path.split("."):
         if not isinstance(value, dict) or part not in value:
-            # As on GitHub, an output a step did not set (or a step that did not run) is empty;
-            # anything else missing is a mistake in the workflow or the dry run.
+            # As on GitHub, an output a step did not set (or a step that did not run) is empty, and
+            # so is a property the event's payload lacks (a merge queue's event has no
+            # pull_request, a pull request's no merge_group); anything else missing is a mistake
+            # in the workflow or the dry run.
             if path.startswith("steps.") and ".outputs." in path:
+                return ""
+            if path.startswith("github.event."):
                 return ""
             raise KeyError(path)
         value = value[part]
@@ -124,19 +128,48 @@ def run_steps(steps, ctx, cwd, env, scratch, skip=(), expect=None):
     return outcomes
 
 
+FAKE_GH = r"""#!/usr/bin/env python3
+# A `gh` for the dry runs: it logs each call to $GH_CALLS, keeps the body of the comment it last
+# posted or edited in $GH_CALLS.body, and keeps the pull request's comments (an id and a first
+# line each) in $GH_COMMENTS, so that a later run finds the comment an earlier one posted.
+import json, os, re, shutil, sys
+args = sys.argv[1:]
+open(os.environ["GH_CALLS"], "a").write(" ".join(args) + "\n")
+store = os.environ["GH_COMMENTS"]
+comments = json.load(open(store)) if os.path.exists(store) else []
+def keep(path):
+    shutil.copy(path, os.environ["GH_CALLS"] + ".body")
+    return open(path).read().split("\n", 1)[0]
+if args[:2] == ["pr", "comment"]:
+    first = keep(args[args.index("--body-file") + 1])
+    comments.append({"id": 1000 + len(comments), "first": first})
+elif args[:3] == ["api", "-X", "PATCH"]:
+    cid = int(args[3].rsplit("/", 1)[1])
+    body = [a for a in args if a.startswith("body=@")][0][len("body=@"):]
+    first = keep(body)
+    for c in comments:
+        if c["id"] == cid:
+            c["first"] = first
+elif args[:1] == ["api"]:
+    marker = re.search(r'startswith\("(.*)"\)', args[args.index("--jq") + 1]).group(1)
+    for c in comments:
+        if c["first"].startswith(marker):
+            print(c["id"])
+json.dump(comments, open(store, "w"))
+"""
+
+
 def fake_gh(scratch):
-    """A `gh` that keeps the body of the comment it is asked to post."""
+    """A `gh` that keeps the comments it was asked to post or edit (FAKE_GH)."""
     fake = os.path.join(scratch, "fake-bin")
     os.makedirs(fake, exist_ok=True)
     script = os.path.join(fake, "gh")
-    open(script, "w").write('#!/bin/sh\n'
-                            'echo "$*" >> "$GH_CALLS"\n'
-                            'while [ $# -gt 0 ]; do [ "$1" = "--body-file" ] && cp "$2" "$GH_CALLS.body"; shift; done\n')
+    open(script, "w").write(FAKE_GH)
     os.chmod(script, 0o755)
     return fake
 
 
-def run_ab_job(job, ws, scratch, inputs, event_name, fork, skip, extra_env):
+def run_ab_job(job, ws, scratch, inputs, event_name, fork, skip, extra_env, event=None):
     """Runs perfgate-ab.yml's job in workspace `ws` as a pull request (or `event_name`) of o/runtime
     against main, from a fork or not, with a fake `gh`; returns (outcomes, summary, gh calls,
     comment body)."""
@@ -148,8 +181,11 @@ def run_ab_job(job, ws, scratch, inputs, event_name, fork, skip, extra_env):
     ctx = {"inputs": inputs, "steps": {},
            "github": {"workspace": ws, "event_name": event_name, "base_ref": "main" if event_name == "pull_request" else "",
                       "repository": "o/runtime", "token": "dry",
-                      "event": {"pull_request": {"number": 7, "head": {"repo": {"full_name": head_repo}}}}}}
+                      "event": event if event is not None else
+                      {"pull_request": {"number": 7, "head": {"repo": {"full_name": head_repo}}}}}}
+    # One pull request's comments across the scenarios (each a push to pull request 7 of o/runtime).
     env = dict(os.environ, GITHUB_STEP_SUMMARY=summary, GITHUB_WORKSPACE=ws, GH_CALLS=calls,
+               GH_COMMENTS=os.path.join(scratch, "gh-comments.json"),
                PATH=fake_gh(scratch) + os.pathsep + os.environ["PATH"])
     for k, v in job["env"].items():
         env[k] = substitute(v, ctx)
