@@ -23,6 +23,9 @@ Scenarios, each a pull request of the runtime repository against main:
   5. a push (no pull request): the merge-base step refuses, the verdict fails closed;
   5b. a merge queue's group (merge_group) of the slower head: compared with the group's base,
      measured and failed, no comment;
+  5c. the slower head built by another build system (build-command, a shell script that does what
+     the CMakeLists.txt does), configure arguments given as a list: measured and failed, its
+     counted twin built with the count arguments;
   6. a head whose build does not produce the binary: perfgate ab refuses before anything runs
      (exit 2), the verdict fails;
   7. measure auto (the default) on a CPU runner: only the counted A/B runs and decides; without a
@@ -98,6 +101,16 @@ COUNT_SUITE = """{
   "runtimes": [{"name": "stubcount", "kind": "llama-bench", "binary": "stub-runtime", "measure": "instructions"}]
 }
 """
+# The same stub without CMake, for the build-command input: what configure_file does, by sed.
+PLAIN_BUILD = """#!/bin/sh
+set -e
+counted=OFF
+case " $PERFGATE_AB_COUNT_ARGS " in *" -DCOUNTED=ON "*) counted=ON ;; esac
+mkdir -p "$BUILD_DIR/$(dirname {binary})"
+sed -e "s|@RATE@|{rate}|g" -e "s|@WORK@|{work}|g" -e "s|@COUNTED@|$counted|g" -e "s|@CMAKE_SOURCE_DIR@|$PWD|g" \\
+  runtime.sh.in > "$BUILD_DIR/{binary}"
+chmod 755 "$BUILD_DIR/{binary}"
+"""
 RECORDED_LLAMA_BENCH = os.path.join(SOURCE, "perf", "tests", "data", "recorded", "llama-bench-tiny-llama-ci.json")
 
 
@@ -113,6 +126,7 @@ def commit_runtime(repo, rate, binary="bin/stub-runtime", message="runtime", wor
     open(os.path.join(repo, "CMakeLists.txt"), "w").write(
         RUNTIME_CMAKE.format(rate=rate, binary=binary, work=work, cmake_extra=cmake_extra))
     open(os.path.join(repo, "runtime.sh.in"), "w").write(RUNTIME_SCRIPT.format(script_extra=script_extra))
+    open(os.path.join(repo, "build.sh"), "w").write(PLAIN_BUILD.format(rate=rate, binary=binary, work=work))
     open(os.path.join(repo, "perf", "ab-suite.json"), "w").write(SUITE)
     open(os.path.join(repo, "perf", "count-suite.json"), "w").write(COUNT_SUITE)
     shutil.copyfile(RECORDED_LLAMA_BENCH, os.path.join(repo, "llama-bench.json"))
@@ -181,7 +195,7 @@ def run(job, ws, event_name, fork=False, head_user=None, event=None, **changed):
     `changed` overrides inputs (measure="auto", count_suite="")."""
     inputs = {"perfgate-repository": "o/perfgate", "perfgate-ref": "v1", "suite": "runtime/head/perf/ab-suite.json",
               "runtime": "stubrt", "binary": "bin/stub-runtime", "build-target": "stub-runtime",
-              "configure-args": "", "models": "small", "vocab-dir": "", "thresholds-dir": "perfgate/thresholds", "min-rounds": 3, "max-rounds": 4,
+              "configure-args": "", "build-command": "", "models": "small", "vocab-dir": "", "thresholds-dir": "perfgate/thresholds", "min-rounds": 3, "max-rounds": 4,
               "launch-reading": "median", "measure": "both",
               "count-suite": "runtime/head/perf/count-suite.json", "count-runtime": "stubcount",
               "count-configure-args": "-DCOUNTED=ON", "count-min-rounds": 3, "count-max-rounds": 4,
@@ -337,6 +351,20 @@ def main():
           "merge queue: the slower group is measured and fails")
     check(out["Report as a pull-request comment"]["outcome"] == "skipped" and calls == "",
           "merge queue: no comment (no pull request)")
+
+    # 5c. Another build system (build-command instead of CMake), configure arguments as a list:
+    # the slower head is built by its own script, measured and failed, its counted twin built too.
+    out, summary, calls, body = run(job, workspace(origin, "plain", "slower"), "pull_request",
+                                    build_command='sh build.sh', configure_args="-DIGNORED=1\n-DALSO=two words\n")
+    plain = os.path.join(WORK, "plain", "build")
+    check(os.path.isfile(os.path.join(plain, "head", "bin", "stub-runtime"))
+          and not os.path.exists(os.path.join(plain, "head", "CMakeCache.txt")),
+          "build-command: the head is built by its own command, not CMake")
+    check(out["ab"]["outputs"].get("rc") == "1" and out["Verdict"]["outcome"] == "failure",
+          f"build-command: the slower head is measured and fails ({out['ab']['outputs']})")
+    counted_stub = open(os.path.join(plain, "head-count", "bin", "stub-runtime")).read()
+    check(out["ab"]["outputs"].get("count_rc") == "0" and 'if [ "ON" = "ON" ]' in counted_stub,
+          "build-command: the counted twin is built with the count arguments and counted")
 
     # 6. The head's build does not make the binary: perfgate ab refuses before measuring.
     out, summary, calls, body = run(job, workspace(origin, "unbuilt", "unbuilt"), "pull_request")
