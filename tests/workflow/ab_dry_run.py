@@ -26,6 +26,8 @@ Scenarios, each a pull request of the runtime repository against main:
   5c. the slower head built by another build system (build-command, a shell script that does what
      the CMakeLists.txt does), configure arguments given as a list: measured and failed, its
      counted twin built with the count arguments;
+  5d. a runtime with a submodule its build needs: with submodules true the base worktree gets it
+     too and the slower head fails as measured; without it the base's build fails, and the job;
   6. a head whose build does not produce the binary: perfgate ab refuses before anything runs
      (exit 2), the verdict fails;
   7. measure auto (the default) on a CPU runner: only the counted A/B runs and decides; without a
@@ -158,12 +160,44 @@ def make_origin():
     return origin
 
 
-def workspace(origin, name, branch):
+# A runtime whose build needs its submodule `dep`: configuring without it fails.
+NEEDS_DEP = ('if(NOT EXISTS "${CMAKE_SOURCE_DIR}/dep/rate")\n'
+             '  message(FATAL_ERROR "the submodule dep is not checked out")\nendif()')
+# Local submodule URLs are file paths, which git refuses unless allowed (the runner's are https).
+FILE_SUBMODULES = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "protocol.file.allow", "GIT_CONFIG_VALUE_0": "always"}
+
+
+def make_submodule_origin():
+    """A runtime repository with a submodule its build needs: main at rate 60, branch slower at 20."""
+    dep = os.path.join(WORK, "dep-origin")
+    os.makedirs(dep)
+    git(dep, "init", "-q", "-b", "main")
+    git(dep, "config", "user.email", "dry@run")
+    git(dep, "config", "user.name", "dry run")
+    open(os.path.join(dep, "rate"), "w").write("60\n")
+    git(dep, "add", "-A")
+    git(dep, "commit", "-q", "-m", "dep")
+    origin = os.path.join(WORK, "sub-origin")
+    os.makedirs(origin)
+    git(origin, "init", "-q", "-b", "main")
+    git(origin, "config", "user.email", "dry@run")
+    git(origin, "config", "user.name", "dry run")
+    git(origin, "-c", "protocol.file.allow=always", "submodule", "add", "-q", dep, "dep")
+    commit_runtime(origin, 60.0, message="base", cmake_extra=NEEDS_DEP)
+    git(origin, "checkout", "-q", "-b", "slower", "main")
+    commit_runtime(origin, 20.0, message="slower", cmake_extra=NEEDS_DEP)
+    git(origin, "checkout", "-q", "main")
+    return origin
+
+
+def workspace(origin, name, branch, submodules=False):
     """The runner's workspace after the checkouts: runtime/head at the branch, origin as its remote."""
     ws = os.path.join(WORK, name)
     head = os.path.join(ws, "runtime", "head")
     os.makedirs(os.path.dirname(head))
     sh(["git", "clone", "-q", "--no-local", "-b", branch, origin, head], cwd=ws)
+    if submodules:  # what actions/checkout does with submodules: true
+        sh(["git", "-c", "protocol.file.allow=always", "-C", head, "submodule", "update", "-q", "--init"], cwd=ws)
     cli = os.path.join(ws, "perfgate", "build", "cli")
     os.makedirs(cli)
     os.symlink(os.path.abspath(PERFGATE), os.path.join(cli, "perfgate"))
@@ -190,12 +224,12 @@ def searchable_by_others(path):
 SEPARATE_HEAD_USER = os.geteuid() == 0 and searchable_by_others(os.path.dirname(os.path.abspath(WORK)))
 
 
-def run(job, ws, event_name, fork=False, head_user=None, event=None, **changed):
+def run(job, ws, event_name, fork=False, head_user=None, event=None, env=None, **changed):
     """Runs the job's steps like the runner does; returns (outcomes, summary, gh calls, comment body).
     `changed` overrides inputs (measure="auto", count_suite="")."""
     inputs = {"perfgate-repository": "o/perfgate", "perfgate-ref": "v1", "suite": "runtime/head/perf/ab-suite.json",
               "runtime": "stubrt", "binary": "bin/stub-runtime", "build-target": "stub-runtime",
-              "configure-args": "", "build-command": "", "models": "small", "vocab-dir": "", "thresholds-dir": "perfgate/thresholds", "min-rounds": 3, "max-rounds": 4,
+              "configure-args": "", "build-command": "", "submodules": "false", "models": "small", "vocab-dir": "", "thresholds-dir": "perfgate/thresholds", "min-rounds": 3, "max-rounds": 4,
               "launch-reading": "median", "measure": "both",
               "count-suite": "runtime/head/perf/count-suite.json", "count-runtime": "stubcount",
               "count-configure-args": "-DCOUNTED=ON", "count-min-rounds": 3, "count-max-rounds": 4,
@@ -211,6 +245,7 @@ def run(job, ws, event_name, fork=False, head_user=None, event=None, **changed):
         settings["PERFGATE_AB_HEAD_USER"] = head_user
     elif not SEPARATE_HEAD_USER:
         settings["PERFGATE_AB_HEAD_USER"] = ""
+    settings.update(env or {})
     return run_ab_job(job, ws, WORK, inputs, event_name, fork, HARNESS_STEPS, settings, event)
 
 
@@ -365,6 +400,18 @@ def main():
     counted_stub = open(os.path.join(plain, "head-count", "bin", "stub-runtime")).read()
     check(out["ab"]["outputs"].get("count_rc") == "0" and 'if [ "ON" = "ON" ]' in counted_stub,
           "build-command: the counted twin is built with the count arguments and counted")
+
+    # 5d. Submodules: the base is a worktree, and its submodules are checked out as the head's
+    # were; without the input the base's build finds its submodule missing and the job fails.
+    sub_origin = make_submodule_origin()
+    out, summary, calls, body = run(job, workspace(sub_origin, "submodules", "slower", submodules=True),
+                                    "pull_request", env=FILE_SUBMODULES, submodules="true", measure="time")
+    check(out["Build base"]["outcome"] == "success" and out["ab"]["outputs"].get("rc") == "1",
+          f"submodules: base and head build with their submodule, and the slower head fails ({out['ab']['outputs']})")
+    out, summary, calls, body = run(job, workspace(sub_origin, "no-submodules", "slower", submodules=True),
+                                    "pull_request", env=FILE_SUBMODULES, measure="time")
+    check(out["Build base"]["outcome"] == "failure" and out["Verdict"]["outcome"] == "failure",
+          "submodules: without the input the base has no submodule, its build fails, and so does the job")
 
     # 6. The head's build does not make the binary: perfgate ab refuses before measuring.
     out, summary, calls, body = run(job, workspace(origin, "unbuilt", "unbuilt"), "pull_request")
