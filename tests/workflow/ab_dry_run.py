@@ -137,13 +137,18 @@ def commit_runtime(repo, rate, binary="bin/stub-runtime", message="runtime", wor
     return git(repo, "rev-parse", "HEAD")
 
 
+def new_repo(path):
+    """An empty repository at `path` on branch main, with a committer."""
+    os.makedirs(path)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.email", "dry@run")
+    git(path, "config", "user.name", "dry run")
+
+
 def make_origin():
     """The runtime's repository: main at rate 60 and work 10, and branches for each scenario's head."""
     origin = os.path.join(WORK, "origin")
-    os.makedirs(origin)
-    git(origin, "init", "-q", "-b", "main")
-    git(origin, "config", "user.email", "dry@run")
-    git(origin, "config", "user.name", "dry run")
+    new_repo(origin)
     commit_runtime(origin, 60.0, message="base")
     for branch, rate, binary, work in (("same", 60.0, "bin/stub-runtime", 10), ("slower", 20.0, "bin/stub-runtime", 10),
                                        ("heavier", 60.0, "bin/stub-runtime", 11), ("unbuilt", 60.0, "bin/other-name", 10)):
@@ -170,18 +175,12 @@ FILE_SUBMODULES = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "protocol.file.a
 def make_submodule_origin():
     """A runtime repository with a submodule its build needs: main at rate 60, branch slower at 20."""
     dep = os.path.join(WORK, "dep-origin")
-    os.makedirs(dep)
-    git(dep, "init", "-q", "-b", "main")
-    git(dep, "config", "user.email", "dry@run")
-    git(dep, "config", "user.name", "dry run")
+    new_repo(dep)
     open(os.path.join(dep, "rate"), "w").write("60\n")
     git(dep, "add", "-A")
     git(dep, "commit", "-q", "-m", "dep")
     origin = os.path.join(WORK, "sub-origin")
-    os.makedirs(origin)
-    git(origin, "init", "-q", "-b", "main")
-    git(origin, "config", "user.email", "dry@run")
-    git(origin, "config", "user.name", "dry run")
+    new_repo(origin)
     git(origin, "-c", "protocol.file.allow=always", "submodule", "add", "-q", dep, "dep")
     commit_runtime(origin, 60.0, message="base", cmake_extra=NEEDS_DEP)
     git(origin, "checkout", "-q", "-b", "slower", "main")
