@@ -136,8 +136,10 @@ else()
     list(APPEND _llama_args -DGGML_HIP=ON "-DGPU_TARGETS=${PERFGATE_HIP_TARGETS}" "-DAMDGPU_TARGETS=${PERFGATE_HIP_TARGETS}")
   endif()
   foreach(_arg IN LISTS PERFGATE_LLAMA_EXTRA_CMAKE_ARGS)
-    if(NOT _arg MATCHES "^-D[A-Za-z0-9_]+(:[A-Z]+)?=")
-      message(FATAL_ERROR "PERFGATE_LLAMA_EXTRA_CMAKE_ARGS: '${_arg}' is not a -DNAME=VALUE option")
+    # Values of plain characters only: the option is written into the rows' build type and the
+    # provenance JSON as it is.
+    if(NOT _arg MATCHES "^-D[A-Za-z0-9_]+(:[A-Z]+)?=[A-Za-z0-9_.+/-]*$")
+      message(FATAL_ERROR "PERFGATE_LLAMA_EXTRA_CMAKE_ARGS: '${_arg}' is not a -DNAME=VALUE option of letters, digits and _.+/-")
     endif()
     list(APPEND _llama_args "${_arg}")
   endforeach()

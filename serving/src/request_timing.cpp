@@ -14,6 +14,7 @@ void RequestTiming::on_event(std::string_view data, double at_s) {
     if (chunk->completion_tokens) record_.output_tokens = *chunk->completion_tokens;
     if (chunk->timings) record_.server = chunk->timings;
     if (!chunk->has_choice) return;
+    if (!chunk->text.empty()) ++text_events_;
     if (last_token_s_) record_.itl_s.push_back(at_s - *last_token_s_);
     else record_.ttft_s = at_s;
     last_token_s_ = at_s;
@@ -30,7 +31,7 @@ RequestRecord RequestTiming::finish(std::string error) && {
     if (!error_.empty()) record.error = error_;
     else if (record.token_events == 0) record.error = "the stream ended without a token";
     record.ok = record.error.empty();
-    if (record.output_tokens == 0) record.output_tokens = record.token_events;
+    if (record.output_tokens == 0) record.output_tokens = text_events_;
     return record;
 }
 

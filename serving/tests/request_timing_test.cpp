@@ -87,6 +87,21 @@ TEST_CASE("a usage chunk without choices and the stream's end are not tokens", "
     CHECK(r.output_tokens == 3);
 }
 
+TEST_CASE("without usage, the output tokens are the events that carried text", "[serving][timing]") {
+    // The last chunk (finish_reason, no text) is a token event for the latencies, as vLLM has it,
+    // but no token of the output: two tokens, not three.
+    RequestTiming timing;
+    timing.on_event(R"({"choices": [{"text": "a"}]})", 0.10);
+    timing.on_event(R"({"choices": [{"text": "b"}]})", 0.15);
+    timing.on_event(R"({"choices": [{"text": "", "finish_reason": "length"}]})", 0.16);
+    timing.on_event("[DONE]", 0.16);
+    const RequestRecord r = std::move(timing).finish();
+    REQUIRE(r.ok);
+    CHECK(r.token_events == 3);
+    CHECK(r.output_tokens == 2);
+    CHECK(r.e2e_s == Approx(0.16));
+}
+
 TEST_CASE("a request's timing: no token, a bad event, an error before the stream ended", "[serving][timing]") {
     {
         RequestTiming timing;

@@ -36,16 +36,26 @@ GOLDEN = HERE / "verdicts.txt"
 GROWING = ("docs/measurements/longitudinal-",)
 
 
+def candidate_csvs(root):
+    """The committed CSVs where the checkout is a git repository (a stray local results file is no
+    case), else every CSV outside build trees (a copy of the repository without .git)."""
+    if (root / ".git").exists():
+        p = subprocess.run(["git", "ls-files", "*.csv"], cwd=root, capture_output=True, text=True)
+        if p.returncode == 0:
+            return [root / line for line in sorted(p.stdout.split("\n")) if line]
+    return source_files(root, "*.csv")
+
+
 def committed_csvs(root):
     out = []
-    for path in source_files(root, "*.csv"):
+    for path in candidate_csvs(root):
         rel = path.relative_to(root).as_posix()
         if rel.startswith("tests/golden/") or any(rel.startswith(g) for g in GROWING):
             continue
         if path.name.startswith("nvidia-smi"):  # the device's own listing beside a run, no result file
             continue
         out.append(rel)
-    return out
+    return sorted(out)  # one order whether git listed them or the tree was walked
 
 
 def run(perfgate, root, args):

@@ -24,10 +24,10 @@ Scenarios, each a pull request of the runtime repository against main:
   5b. a merge queue's group (merge_group) of the slower head: compared with the group's base,
      measured and failed, no comment;
   5c. the slower head built by another build system (build-command, a shell script that does what
-     the CMakeLists.txt does), configure arguments given as a list: measured and failed, its
-     counted twin built with the count arguments;
-  5d. a runtime with a submodule its build needs: with submodules true the base worktree gets it
-     too and the slower head fails as measured; without it the base's build fails, and the job;
+     the CMakeLists.txt does): measured and failed, its counted twin built with the count arguments;
+  5d. a runtime with a submodule its build needs, and a configure argument holding a space given in
+     a list: with submodules true the base worktree gets it too, both build and the slower head
+     fails as measured; without it the base's build fails, and the job;
   6. a head whose build does not produce the binary: perfgate ab refuses before anything runs
      (exit 2), the verdict fails;
   7. measure auto (the default) on a CPU runner: only the counted A/B runs and decides; without a
@@ -167,7 +167,10 @@ def make_origin():
 
 # A runtime whose build needs its submodule `dep`: configuring without it fails.
 NEEDS_DEP = ('if(NOT EXISTS "${CMAKE_SOURCE_DIR}/dep/rate")\n'
-             '  message(FATAL_ERROR "the submodule dep is not checked out")\nendif()')
+             '  message(FATAL_ERROR "the submodule dep is not checked out")\nendif()\n'
+             # and configure arguments given as a list: one holds a space
+             'if(NOT SPACED STREQUAL "two words")\n'
+             '  message(FATAL_ERROR "configure argument SPACED is \'${SPACED}\'")\nendif()')
 # Local submodule URLs are file paths, which git refuses unless allowed (the runner's are https).
 FILE_SUBMODULES = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "protocol.file.allow", "GIT_CONFIG_VALUE_0": "always"}
 
@@ -290,6 +293,22 @@ def check_own_ab_job(reusable):
     check(suite["runtimes"][0].get("measure") == "instructions", "own ab job: the count suite counts instructions")
 
 
+def check_comment_search(job):
+    """The comment step's jq program, run by the real jq (gh's --jq is gojq, the same language for
+    this) on comments a person and the job's bot posted: only the bot's comment under the marker is
+    found, so a person who posts the marker first cannot take the report over, and a marker with
+    quotes and jq's interpolation syntax stays data."""
+    step = next(st for st in job["steps"] if st.get("name") == "Report as a pull-request comment")
+    program = step["run"].split("--jq '", 1)[1].split("'", 1)[0]
+    marker = '<!-- perfgate-ab: odd"\\(1+1)name -->'
+    comments = [{"id": 1, "user": {"type": "User"}, "body": marker + "\nposted by a person"},
+                {"id": 2, "user": {"type": "Bot"}, "body": "<!-- perfgate-ab: other -->\nanother runtime"},
+                {"id": 3, "user": {"type": "Bot"}, "body": marker + "\nthe report"}]
+    found = sh(["jq", "-r", program], cwd=WORK, env=dict(os.environ, PERFGATE_AB_MARKER=marker),
+               input_text=json.dumps(comments)).stdout.split()
+    check(found == ["3"], f"comment search: only the bot's comment under the marker is found ({found})")
+
+
 def main():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -340,6 +359,7 @@ def main():
     check("regressed" in body and "regressed" in summary, "slower: the comment and the summary name the regression")
     check("api -X PATCH repos/o/runtime/issues/comments/1000" in calls and "pr comment" not in calls,
           f"slower: a later push to the same pull request edits its comment, no second one ({calls.strip()})")
+    check_comment_search(job)
     junit = open(os.path.join(WORK, "slower", "perfgate-ab", "ab.junit.xml")).read()
     check('<failure type="regressed"' in junit, "slower: the JUnit file carries the regression as a failure")
     check(out["ab"]["outputs"].get("count_rc") == "0" and "perfgate ab (instructions): no regression" in out["Verdict"]["stdout"],
@@ -386,10 +406,10 @@ def main():
     check(out["Report as a pull-request comment"]["outcome"] == "skipped" and calls == "",
           "merge queue: no comment (no pull request)")
 
-    # 5c. Another build system (build-command instead of CMake), configure arguments as a list:
-    # the slower head is built by its own script, measured and failed, its counted twin built too.
+    # 5c. Another build system (build-command instead of CMake): the slower head is built by its
+    # own script, measured and failed, its counted twin built too.
     out, summary, calls, body = run(job, workspace(origin, "plain", "slower"), "pull_request",
-                                    build_command='sh build.sh', configure_args="-DIGNORED=1\n-DALSO=two words\n")
+                                    build_command='sh build.sh')
     plain = os.path.join(WORK, "plain", "build")
     check(os.path.isfile(os.path.join(plain, "head", "bin", "stub-runtime"))
           and not os.path.exists(os.path.join(plain, "head", "CMakeCache.txt")),
@@ -404,11 +424,14 @@ def main():
     # were; without the input the base's build finds its submodule missing and the job fails.
     sub_origin = make_submodule_origin()
     out, summary, calls, body = run(job, workspace(sub_origin, "submodules", "slower", submodules=True),
-                                    "pull_request", env=FILE_SUBMODULES, submodules="true", measure="time")
+                                    "pull_request", env=FILE_SUBMODULES, submodules="true", measure="time",
+                                    configure_args="-DSPACED=two words\n  -DOTHER=1 \n")
     check(out["Build base"]["outcome"] == "success" and out["ab"]["outputs"].get("rc") == "1",
-          f"submodules: base and head build with their submodule, and the slower head fails ({out['ab']['outputs']})")
+          f"submodules: base and head build with their submodule and the list of configure arguments, and the slower "
+          f"head fails ({out['ab']['outputs']})")
     out, summary, calls, body = run(job, workspace(sub_origin, "no-submodules", "slower", submodules=True),
-                                    "pull_request", env=FILE_SUBMODULES, measure="time")
+                                    "pull_request", env=FILE_SUBMODULES, measure="time",
+                                    configure_args="-DSPACED=two words\n")
     check(out["Build base"]["outcome"] == "failure" and out["Verdict"]["outcome"] == "failure",
           "submodules: without the input the base has no submodule, its build fails, and so does the job")
 

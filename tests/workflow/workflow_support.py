@@ -16,8 +16,9 @@ def check(condition, message):
         FAILURES.append(message)
 
 
-def sh(cmd, cwd, env=None, check_rc=True):
-    r = subprocess.run(cmd, cwd=cwd, env=env, shell=isinstance(cmd, str), capture_output=True, text=True)
+def sh(cmd, cwd, env=None, check_rc=True, input_text=None):
+    r = subprocess.run(cmd, cwd=cwd, env=env, shell=isinstance(cmd, str), capture_output=True, text=True,
+                       input=input_text)
     if check_rc and r.returncode != 0:
         sys.exit(f"dry run: {cmd} failed ({r.returncode}):\n{r.stdout}{r.stderr}")
     return r
@@ -142,7 +143,7 @@ def keep(path):
     return open(path).read().split("\n", 1)[0]
 if args[:2] == ["pr", "comment"]:
     first = keep(args[args.index("--body-file") + 1])
-    comments.append({"id": 1000 + len(comments), "first": first})
+    comments.append({"id": 1000 + len(comments), "first": first, "bot": True})
 elif args[:3] == ["api", "-X", "PATCH"]:
     cid = int(args[3].rsplit("/", 1)[1])
     body = [a for a in args if a.startswith("body=@")][0][len("body=@"):]
@@ -151,9 +152,13 @@ elif args[:3] == ["api", "-X", "PATCH"]:
         if c["id"] == cid:
             c["first"] = first
 elif args[:1] == ["api"]:
-    marker = re.search(r'startswith\("(.*)"\)', args[args.index("--jq") + 1]).group(1)
+    # The program's two conditions, as jq would apply them: the marker from the environment, and
+    # only a bot's comments when the program asks for that.
+    program = args[args.index("--jq") + 1]
+    marker = os.environ["PERFGATE_AB_MARKER"] if "env.PERFGATE_AB_MARKER" in program else None
+    bots_only = '.user.type == "Bot"' in program
     for c in comments:
-        if c["first"].startswith(marker):
+        if marker is not None and c["first"].startswith(marker) and (c.get("bot") or not bots_only):
             print(c["id"])
 json.dump(comments, open(store, "w"))
 """

@@ -49,7 +49,7 @@ struct RequestRecord {
     double e2e_s = 0;
     std::vector<double> itl_s;  // one per token event after the first
     std::int64_t token_events = 0;   // events with a choice (request_timing.hpp)
-    std::int64_t output_tokens = 0;  // usage.completion_tokens when sent, else token_events
+    std::int64_t output_tokens = 0;  // usage.completion_tokens when sent, else the events with text
     std::optional<ServerTimings> server;  // llama-server's own timings of the request
 };
 

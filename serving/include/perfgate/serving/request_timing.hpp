@@ -8,11 +8,13 @@
 //   - TTFT is the first token event's time, ITL each gap between consecutive token events, and the
 //     end-to-end latency the last token event's time: neither [DONE] nor a usage-only chunk
 //     without choices is a token, so the stream's tail after the last token is not latency.
-// Output tokens are the server's usage.completion_tokens wherever it sends them, else the token
-// events. (vLLM reads usage only from a chunk without choices and otherwise counts the text's
-// tokens with the model's tokenizer; perfgate has no tokenizer, and with ignore_eos the server's
-// count is the request's max_tokens.)
+// Output tokens are the server's usage.completion_tokens wherever it sends them, else the events
+// that carried text (a last chunk that only says finish_reason is no token of the output). (vLLM
+// reads usage only from a chunk without choices and otherwise counts the text's tokens with the
+// model's tokenizer; perfgate has no tokenizer, and with ignore_eos the server's count is the
+// request's max_tokens.)
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,6 +37,7 @@ public:
 private:
     RequestRecord record_;
     std::optional<double> last_token_s_;
+    std::int64_t text_events_ = 0;
     std::string error_;
 };
 
