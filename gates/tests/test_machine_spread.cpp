@@ -145,7 +145,8 @@ void record_machine(const testing::TempDir& tmp, const std::string& id, double l
 }
 
 GateReport gate_on_new_machine(const testing::TempDir& tmp, double decode, const std::string& flags = "-t 2",
-                               const std::string& thresholds = testing::thresholds_dir()) {
+                               const std::string& thresholds = testing::thresholds_dir(),
+                               long window_days = HistoryRule{}.machines_window_days) {
     ResultRow now = testing::history_row(decode, 20, "now");
     now.machine_id = "e5e5e5e5e5e5e5e5";
     now.machine_fingerprint = "f0f0f0f0f0f0f0f0";
@@ -155,6 +156,7 @@ GateReport gate_on_new_machine(const testing::TempDir& tmp, double decode, const
     o.thresholds_dir = thresholds;
     o.report_missing = false;
     o.empty_run = EmptyRun::first_run;
+    o.history_rule.machines_window_days = window_days;
     auto report = gate_rows({now}, o);
     REQUIRE(report);
     REQUIRE(report->pairs.size() == 1);
@@ -231,23 +233,12 @@ TEST_CASE("machines rule: only the other machines' runs of the window before the
     testing::TempDir tmp;
     four_machines(tmp);  // 2026-11-01 to 2026-11-04; the new machine's run is of 2026-11-20
     auto gate_with_window = [&](long days) {
-        ResultRow now = testing::history_row(60.2, 20, "now");
-        now.machine_id = "e5e5e5e5e5e5e5e5";
-        now.machine_fingerprint = "f0f0f0f0f0f0f0f0";
-        now.flags = "-t 2";
-        GateOptions o;
-        o.benchmarks_dir = (tmp.path / "bench").string();
-        o.thresholds_dir = testing::thresholds_dir();
-        o.report_missing = false;
-        o.empty_run = EmptyRun::first_run;
-        o.history_rule.machines_window_days = days;
-        auto report = gate_rows({now}, o);
-        REQUIRE(report);
-        REQUIRE(report->pairs.size() == 1);
-        return report->pairs.front();
+        return gate_on_new_machine(tmp, 60.2, "-t 2", testing::thresholds_dir(), days).pairs.front();
     };
     CHECK(gate_with_window(90).metrics.front().test == "machines");  // the default: all four inside
+    CHECK(gate_with_window(90).metrics.front().history_runs == 16);
     CHECK(gate_with_window(0).metrics.front().test == "machines");   // no window
+    CHECK(gate_with_window(0).metrics.front().history_runs == 16);
     // 17 days back reaches 2026-11-03: machines' runs of days 3 and 4 only, still four machines.
     const PairReport narrow = gate_with_window(17);
     REQUIRE_FALSE(narrow.metrics.empty());
